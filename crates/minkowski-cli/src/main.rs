@@ -1,0 +1,126 @@
+//! `minkowski`: the command-line front door of the minkowski collision library.
+//!
+//! ```text
+//! minkowski query [FILE]     JSON-lines collision queries (FILE or standard input)
+//! minkowski seed-table       seed 000's timing tables, measured with this build
+//! ```
+// Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
+#![allow(clippy::unnecessary_cast)]
+
+mod protocol;
+mod seed_table;
+
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage:
+  minkowski query [FILE]    answer JSON-lines collision queries from FILE (or stdin)
+  minkowski seed-table      time the seed-000 shape pairs (cube 8, cone 33, cylinder 64,
+                            sphere 482 vertices) like the seed's Table 7.2.2
+  minkowski help            this text
+
+precision: this binary uses ";
+
+fn precision() -> &'static str {
+    if cfg!(feature = "f64") {
+        "f64 (double)"
+    } else {
+        "f32 (single); build with --features f64 for double"
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("query") => run_query(&args[1..]),
+        Some("seed-table") => seed_table::run(&args[1..]),
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{USAGE}{}", precision());
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!(
+                "minkowski: unknown command '{other}'\n{USAGE}{}",
+                precision()
+            );
+            ExitCode::from(2)
+        }
+        None => {
+            eprintln!("{USAGE}{}", precision());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_query(args: &[String]) -> ExitCode {
+    let mut file = None;
+    for a in args {
+        match a.as_str() {
+            "--f64" if cfg!(feature = "f64") => {}
+            "--f64" => {
+                eprintln!(
+                    "minkowski: this build is single precision; build with \
+                     `--features f64` for double precision"
+                );
+                return ExitCode::from(2);
+            }
+            s if s.starts_with('-') && s != "-" => {
+                eprintln!("minkowski query: unknown option '{s}'");
+                return ExitCode::from(2);
+            }
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    eprintln!("minkowski query: at most one FILE");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    let input: Box<dyn Read> = match file.as_deref() {
+        None | Some("-") => Box::new(io::stdin()),
+        Some(path) => match std::fs::File::open(path) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("minkowski query: cannot read {path}: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let mut reader = BufReader::new(input);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("minkowski query: read error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        let answer = match std::str::from_utf8(&buf) {
+            Ok(line) => {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                protocol::answer_line(line)
+            }
+            Err(e) => serde_json::json!({"error": {
+                "kind": "invalid_json",
+                "message": format!("line is not valid UTF-8: {e}"),
+            }}),
+        };
+        if writeln!(out, "{answer}").is_err() {
+            // The reader went away (e.g. `| head`): nothing more to do.
+            return ExitCode::SUCCESS;
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,385 @@
+//! The `minkowski query` JSON-lines protocol (see `shared/design/query-protocol.md`).
+//!
+//! One query object per line in, one answer object per line out, in order. A line that
+//! cannot be answered gets `{"id": ..., "error": {"kind": ..., "message": ...}}`; the
+//! tool then goes on. Error kinds: `invalid_json`, `invalid_query`, `invalid_shape`,
+//! `invalid_pose`.
+
+use minkowski::query::{self, QueryStatus};
+use minkowski::shape::{
+    Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape, Pyramid,
+    RoundedShape, Segment, Shape, Sphere, Triangle,
+};
+use minkowski::{Pose, Real, Rotation, Vector};
+use serde_json::{json, Map, Value};
+
+/// A line that cannot be answered: the protocol's error kind and a message.
+#[derive(Debug)]
+pub struct LineError {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+fn err(kind: &'static str, message: impl Into<String>) -> LineError {
+    LineError {
+        kind,
+        message: message.into(),
+    }
+}
+
+fn shape_err(message: impl Into<String>) -> LineError {
+    err("invalid_shape", message)
+}
+
+/// Reads a JSON number as [`Real`]; NaN cannot appear in JSON, but values outside the
+/// precision's range become infinite and are rejected by the shape constructors.
+fn number(obj: &Map<String, Value>, ty: &str, field: &str) -> Result<Real, LineError> {
+    match obj.get(field) {
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .map(|x| x as Real)
+            .ok_or_else(|| shape_err(format!("{ty} {field} must be a number"))),
+        Some(other) => Err(shape_err(format!(
+            "{ty} {field} must be a number, got {}",
+            kind_of(other)
+        ))),
+        None => Err(shape_err(format!("{ty} needs a number '{field}'"))),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads `[x, y, z]`.
+fn vec3(v: &Value, what: &str, make: fn(String) -> LineError) -> Result<Vector, LineError> {
+    let arr = v.as_array().ok_or_else(|| {
+        make(format!(
+            "{what} must be an array of 3 numbers, got {}",
+            kind_of(v)
+        ))
+    })?;
+    if arr.len() != 3 {
+        return Err(make(format!(
+            "{what} must be an array of 3 numbers, got {} elements",
+            arr.len()
+        )));
+    }
+    let mut out = [0.0 as Real; 3];
+    for (i, x) in arr.iter().enumerate() {
+        out[i] = x
+            .as_f64()
+            .ok_or_else(|| make(format!("{what}[{i}] must be a number, got {}", kind_of(x))))?
+            as Real;
+    }
+    Ok(Vector::from_array(out))
+}
+
+fn field_vec3(obj: &Map<String, Value>, ty: &str, field: &str) -> Result<Vector, LineError> {
+    match obj.get(field) {
+        Some(v) => vec3(v, &format!("{ty} {field}"), shape_err_owned),
+        None => Err(shape_err(format!("{ty} needs '{field}': [x, y, z]"))),
+    }
+}
+
+fn shape_err_owned(m: String) -> LineError {
+    shape_err(m)
+}
+
+fn pose_err_owned(m: String) -> LineError {
+    err("invalid_pose", m)
+}
+
+/// Parses a shape object.
+pub fn parse_shape(v: &Value, name: &str) -> Result<Shape, LineError> {
+    let obj = v.as_object().ok_or_else(|| {
+        shape_err(format!(
+            "'{name}' must be a shape object, got {}",
+            kind_of(v)
+        ))
+    })?;
+    let ty = match obj.get("type") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(shape_err(format!(
+                "shape 'type' must be a string, got {}",
+                kind_of(other)
+            )))
+        }
+        None => return Err(shape_err(format!("'{name}' needs a 'type'"))),
+    };
+    let se = |e: minkowski::shape::ShapeError| shape_err(e.to_string());
+    let shape: Shape = match ty {
+        "sphere" => Sphere::new(number(obj, ty, "radius")?).map_err(se)?.into(),
+        "cuboid" => Cuboid::new(field_vec3(obj, ty, "half_extents")?)
+            .map_err(se)?
+            .into(),
+        "capsule" => Capsule::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
+            .map_err(se)?
+            .into(),
+        "cylinder" => Cylinder::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
+            .map_err(se)?
+            .into(),
+        "cone" => Cone::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
+            .map_err(se)?
+            .into(),
+        "pyramid" => Pyramid::new(field_vec3(obj, ty, "half_extents")?)
+            .map_err(se)?
+            .into(),
+        "ellipsoid" => Ellipsoid::new(field_vec3(obj, ty, "radii")?)
+            .map_err(se)?
+            .into(),
+        "segment" => Segment::new(field_vec3(obj, ty, "a")?, field_vec3(obj, ty, "b")?)
+            .map_err(se)?
+            .into(),
+        "triangle" => Triangle::new(
+            field_vec3(obj, ty, "a")?,
+            field_vec3(obj, ty, "b")?,
+            field_vec3(obj, ty, "c")?,
+        )
+        .map_err(se)?
+        .into(),
+        "point" => {
+            let p = match obj.get("p") {
+                Some(v) => vec3(v, "point p", shape_err_owned)?,
+                None => Vector::ZERO,
+            };
+            PointShape::new(p).map_err(se)?.into()
+        }
+        "convex" => {
+            let pts = obj
+                .get("points")
+                .ok_or_else(|| shape_err("convex needs 'points': [[x, y, z], ...]"))?;
+            let arr = pts.as_array().ok_or_else(|| {
+                shape_err(format!(
+                    "convex points must be an array, got {}",
+                    kind_of(pts)
+                ))
+            })?;
+            let mut points = Vec::with_capacity(arr.len());
+            for (i, p) in arr.iter().enumerate() {
+                points.push(vec3(p, &format!("convex points[{i}]"), shape_err_owned)?);
+            }
+            ConvexPolyhedron::new(points).map_err(se)?.into()
+        }
+        "rounded" => {
+            let inner = obj
+                .get("shape")
+                .ok_or_else(|| shape_err("rounded needs an inner 'shape'"))?;
+            let inner = parse_shape(inner, "rounded shape")?;
+            RoundedShape::new(inner, number(obj, ty, "radius")?)
+                .map_err(se)?
+                .into()
+        }
+        other => {
+            return Err(shape_err(format!(
+                "unknown shape type '{}' (expected sphere, cuboid, capsule, cylinder, cone, \
+                 pyramid, ellipsoid, segment, triangle, point, convex or rounded)",
+                truncate(other, 64)
+            )))
+        }
+    };
+    Ok(shape)
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n).collect::<String>() + "..."
+    }
+}
+
+/// Parses an optional pose object (absent or null = identity).
+pub fn parse_pose(v: Option<&Value>, name: &str) -> Result<Pose, LineError> {
+    let v = match v {
+        None | Some(Value::Null) => return Ok(Pose::IDENTITY),
+        Some(v) => v,
+    };
+    let obj = v.as_object().ok_or_else(|| {
+        err(
+            "invalid_pose",
+            format!("'{name}' must be an object, got {}", kind_of(v)),
+        )
+    })?;
+    let translation = match obj.get("translation") {
+        Some(t) => vec3(t, &format!("{name} translation"), pose_err_owned)?,
+        None => Vector::ZERO,
+    };
+    let rotation = match obj.get("rotation") {
+        Some(r) => {
+            let arr = r.as_array().filter(|a| a.len() == 4).ok_or_else(|| {
+                err(
+                    "invalid_pose",
+                    format!("{name} rotation must be [x, y, z, w] (4 numbers)"),
+                )
+            })?;
+            let mut q = [0.0 as Real; 4];
+            for (i, x) in arr.iter().enumerate() {
+                q[i] = x.as_f64().ok_or_else(|| {
+                    err(
+                        "invalid_pose",
+                        format!("{name} rotation[{i}] must be a number, got {}", kind_of(x)),
+                    )
+                })? as Real;
+            }
+            Rotation::from_xyzw(q[0], q[1], q[2], q[3])
+        }
+        None => Rotation::IDENTITY,
+    };
+    Pose::try_new(rotation, translation)
+        .map_err(|e| err("invalid_pose", format!("{name}: {e}")))
+        .and_then(|p| {
+            let m = p.translation.abs().max_element();
+            if m > minkowski::shape::MAX_MAGNITUDE {
+                Err(err(
+                    "invalid_pose",
+                    format!(
+                        "{name} translation magnitude must be <= {}, got {m}",
+                        minkowski::shape::MAX_MAGNITUDE
+                    ),
+                ))
+            } else {
+                Ok(p)
+            }
+        })
+}
+
+fn arr(v: Vector) -> Value {
+    json!([v.x as f64, v.y as f64, v.z as f64])
+}
+
+fn status(s: QueryStatus) -> Value {
+    Value::String(s.as_str().to_string())
+}
+
+/// Answers one parsed query object (without `id`, which the caller adds).
+pub fn answer(q: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
+    let kind = match q.get("query") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(err(
+                "invalid_query",
+                format!("'query' must be a string, got {}", kind_of(other)),
+            ))
+        }
+        None => return Err(err("invalid_query", "missing 'query'")),
+    };
+    if !matches!(
+        kind,
+        "intersects" | "distance" | "closest_points" | "contact"
+    ) {
+        return Err(err(
+            "invalid_query",
+            format!(
+                "unknown query '{}' (expected intersects, distance, closest_points or contact)",
+                truncate(kind, 64)
+            ),
+        ));
+    }
+    let a = parse_shape(
+        q.get("a")
+            .ok_or_else(|| err("invalid_query", "missing shape 'a'"))?,
+        "a",
+    )?;
+    let b = parse_shape(
+        q.get("b")
+            .ok_or_else(|| err("invalid_query", "missing shape 'b'"))?,
+        "b",
+    )?;
+    let pa = parse_pose(q.get("pose_a"), "pose_a")?;
+    let pb = parse_pose(q.get("pose_b"), "pose_b")?;
+    let mut out = Map::new();
+    match kind {
+        "intersects" => {
+            out.insert(
+                "intersects".into(),
+                Value::Bool(query::intersects(&a, &pa, &b, &pb)),
+            );
+        }
+        "distance" => {
+            let r = query::distance(&a, &pa, &b, &pb);
+            out.insert("distance".into(), json!(r.distance as f64));
+            out.insert("intersects".into(), Value::Bool(r.intersecting));
+            out.insert("iterations".into(), json!(r.iterations));
+            out.insert("status".into(), status(r.status));
+        }
+        "closest_points" => {
+            let r = query::closest_points(&a, &pa, &b, &pb);
+            out.insert("distance".into(), json!(r.distance as f64));
+            out.insert("intersects".into(), Value::Bool(r.intersecting));
+            out.insert("point_a".into(), arr(r.point_a));
+            out.insert("point_b".into(), arr(r.point_b));
+            out.insert("iterations".into(), json!(r.iterations));
+            out.insert("status".into(), status(r.status));
+        }
+        _ => {
+            let c = query::contact(&a, &pa, &b, &pb);
+            out.insert("intersects".into(), Value::Bool(c.intersecting()));
+            out.insert("distance".into(), json!(c.distance as f64));
+            out.insert("normal".into(), arr(c.normal));
+            out.insert("point_a".into(), arr(c.point_a));
+            out.insert("point_b".into(), arr(c.point_b));
+            out.insert("iterations".into(), json!(c.iterations));
+            out.insert("status".into(), status(c.status));
+            out.insert("method".into(), Value::String(c.method.as_str().into()));
+        }
+    }
+    // The library never produces NaN on validated input; refuse to print one anyway.
+    if out.values().any(has_non_finite) {
+        return Err(err(
+            "internal",
+            "the query produced a non-finite number; please report this input",
+        ));
+    }
+    Ok(out)
+}
+
+fn has_non_finite(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.as_f64().is_some_and(|x| !x.is_finite()),
+        Value::Array(a) => a.iter().any(has_non_finite),
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+/// Answers one input line (never panics): the answer object, or an error object.
+pub fn answer_line(line: &str) -> Value {
+    let parsed: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return json!({"error": {"kind": "invalid_json", "message": e.to_string()}});
+        }
+    };
+    let obj = match parsed.as_object() {
+        Some(o) => o,
+        None => {
+            return json!({"error": {
+                "kind": "invalid_query",
+                "message": format!("a query must be a JSON object, got {}", kind_of(&parsed)),
+            }});
+        }
+    };
+    let mut out = Map::new();
+    if let Some(id) = obj.get("id") {
+        out.insert("id".into(), id.clone());
+    }
+    match answer(obj) {
+        Ok(fields) => out.extend(fields),
+        Err(e) => {
+            out.insert(
+                "error".into(),
+                json!({"kind": e.kind, "message": e.message}),
+            );
+        }
+    }
+    Value::Object(out)
+}

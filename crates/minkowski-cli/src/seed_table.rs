@@ -1,0 +1,140 @@
+//! `minkowski seed-table`: seed 000's white-box timing experiment, redone.
+//!
+//! The seed timed GJK intersection tests between Blender's default meshes used as
+//! point-cloud hulls — cube (8 vertices), cone (33), cylinder (64), UV sphere (482) —
+//! forced to collide, and reported the mean over 11 runs in microseconds (Tables
+//! 7.2.2, 7.2.5, 7.2.8, 7.2.11). We time the same pairs as point clouds, over a seeded
+//! set of overlapping poses, and print the median time per query for intersection,
+//! distance and contact next to the seed's figure.
+
+use minkowski::query;
+use minkowski::shape::{tessellation, ConvexPolyhedron, Shape};
+use minkowski::{Pose, Real, Rotation, Vector};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The seed's mean microseconds per collision test, (row, column) by shape index
+/// (0 cube, 1 cone, 2 cylinder, 3 sphere).
+const SEED_US: [((usize, usize), f64); 10] = [
+    ((0, 0), 17.3),
+    ((0, 1), 58.2),
+    ((0, 2), 154.1),
+    ((0, 3), 483.0),
+    ((1, 1), 110.4),
+    ((1, 2), 229.5),
+    ((1, 3), 461.3),
+    ((3, 2), 616.5),
+    ((3, 3), 865.6),
+    ((2, 2), 292.9),
+];
+
+/// A small seeded generator (splitmix64), enough for reproducible poses.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [-1, 1).
+    pub fn signed(&mut self) -> Real {
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as Real
+    }
+    pub fn rotation(&mut self) -> Rotation {
+        loop {
+            let q = Rotation::from_xyzw(self.signed(), self.signed(), self.signed(), self.signed());
+            let n = q.length();
+            if n > 0.1 && n <= 1.0 {
+                return q / n;
+            }
+        }
+    }
+}
+
+/// Median nanoseconds per call of `f` over `poses`, from `rounds` timed passes.
+fn median_ns(rounds: usize, poses: &[(Pose, Pose)], mut f: impl FnMut(&Pose, &Pose)) -> f64 {
+    let mut samples = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for (pa, pb) in poses {
+            f(pa, pb);
+        }
+        samples.push(t.elapsed().as_nanos() as f64 / poses.len() as f64);
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[samples.len() / 2]
+}
+
+pub fn run(args: &[String]) -> ExitCode {
+    let mut rounds = 31;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match (a.as_str(), it.clone().next()) {
+            ("--rounds", Some(n)) => {
+                rounds = match n.parse::<usize>() {
+                    Ok(r) if r > 0 => r,
+                    _ => {
+                        eprintln!("minkowski seed-table: --rounds takes a positive integer");
+                        return ExitCode::from(2);
+                    }
+                };
+                it.next();
+            }
+            _ => {
+                eprintln!("minkowski seed-table: unknown argument '{a}' (only --rounds N)");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let shapes: Vec<(&str, Shape)> = tessellation::seed000_shapes()
+        .into_iter()
+        .filter_map(|(name, pts)| ConvexPolyhedron::new(pts).ok().map(|c| (name, c.into())))
+        .collect();
+    let mut rng = Rng::new(2024);
+    // Forced collisions as in the seed: B's centre within 1.2 units of A's (unit-size
+    // shapes), random orientations.
+    let poses: Vec<(Pose, Pose)> = (0..256)
+        .map(|_| {
+            let pa = Pose::new(rng.rotation(), Vector::ZERO);
+            let off = Vector::new(rng.signed(), rng.signed(), rng.signed()) * 1.2;
+            (pa, Pose::new(rng.rotation(), off))
+        })
+        .collect();
+    println!(
+        "Seed-000 shapes as point clouds (cube 8, cone 33, cylinder 64, sphere 482 vertices), \
+         {} overlapping-or-near poses, median of {rounds} passes, precision {}.",
+        poses.len(),
+        if cfg!(feature = "f64") { "f64" } else { "f32" }
+    );
+    println!();
+    println!("| A | B | seed 000 (µs, mean) | intersects (µs) | distance (µs) | contact (µs) | speed-up vs seed (intersects) |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for ((i, j), seed_us) in SEED_US {
+        let (na, a) = &shapes[i];
+        let (nb, b) = &shapes[j];
+        let ti = median_ns(rounds, &poses, |pa, pb| {
+            black_box(query::intersects(a, pa, b, pb));
+        });
+        let td = median_ns(rounds, &poses, |pa, pb| {
+            black_box(query::distance(a, pa, b, pb));
+        });
+        let tc = median_ns(rounds, &poses, |pa, pb| {
+            black_box(query::contact(a, pa, b, pb));
+        });
+        println!(
+            "| {na} | {nb} | {seed_us:.1} | {:.3} | {:.3} | {:.3} | {:.0}× |",
+            ti / 1e3,
+            td / 1e3,
+            tc / 1e3,
+            seed_us * 1e3 / ti
+        );
+    }
+    ExitCode::SUCCESS
+}

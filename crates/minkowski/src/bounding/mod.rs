@@ -1,0 +1,5 @@
+//! Bounding volumes.
+
+mod aabb;
+
+pub use aabb::Aabb;

@@ -1,0 +1,42 @@
+//! # minkowski
+//!
+//! Convex collision detection built around GJK.
+//!
+//! * [`shape`]: spheres, boxes, capsules, cylinders, cones, pyramids, ellipsoids,
+//!   segments, triangles, points, point-cloud hulls and rounded versions of any of them,
+//!   each validated at construction and described by an analytic support map.
+//! * [`support`]: the [`support::SupportMap`] trait and the adapters that compose support
+//!   maps (pose, rounding, Minkowski difference, linear sweep).
+//! * [`query`]: GJK (intersection, distance, closest points, warm start, Nesterov
+//!   acceleration), EPA (penetration depth), and the shape-level `contact` query with a
+//!   dispatcher that picks closed forms and SAT where they beat GJK.
+//!
+//! Conventions: lengths are in the caller's units; shapes live in their local frame and
+//! are placed by a [`Pose`]; pair queries answer in the world frame; normals point from
+//! A towards B. [`Real`] is `f32` unless the `f64` feature is on.
+//!
+//! ```
+//! use minkowski::{query, shape::{Cuboid, Shape, Sphere}, Pose, Vector};
+//!
+//! let ball = Shape::from(Sphere::new(0.5).unwrap());
+//! let boxy = Shape::from(Cuboid::new(Vector::new(1.0, 1.0, 1.0)).unwrap());
+//! let at = |x| Pose::from_translation(Vector::new(x, 0.0, 0.0));
+//!
+//! let c = query::contact(&boxy, &at(0.0), &ball, &at(1.3));
+//! assert!((c.distance - (-0.2)).abs() < 1e-5);          // 0.2 deep
+//! assert!((c.normal - Vector::X).length() < 1e-5);      // from the box towards the ball
+//! assert!(!query::intersects(&boxy, &at(0.0), &ball, &at(1.6)));
+//! ```
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+// Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
+#![allow(clippy::unnecessary_cast)]
+
+pub mod bounding;
+pub mod math;
+pub mod query;
+pub mod shape;
+pub mod support;
+
+pub use math::{Point, Pose, Real, Rotation, Vector};

@@ -1,0 +1,286 @@
+//! Scalar and vector aliases, and the rigid [`Pose`].
+//!
+//! Every public type in the crate is written in terms of these aliases, so the
+//! `f64` feature switches the whole library between single and double precision:
+//!
+//! | alias      | default (`f32`) | feature `f64` |
+//! |------------|-----------------|---------------|
+//! | [`Real`]   | `f32`           | `f64`         |
+//! | [`Vector`] | `glam::Vec3`    | `glam::DVec3` |
+//! | [`Rotation`] | `glam::Quat`  | `glam::DQuat` |
+//!
+//! Points and free vectors share the type [`Vector`]; [`Point`] is an alias that
+//! documents intent.
+
+#[cfg(not(feature = "f64"))]
+mod precision {
+    /// The scalar type: `f32` by default, `f64` with the `f64` feature.
+    pub type Real = f32;
+    /// A 3D vector (free vector or point) in [`Real`] precision.
+    pub type Vector = glam::Vec3;
+    /// A rotation as a unit quaternion in [`Real`] precision.
+    pub type Rotation = glam::Quat;
+    /// A 3×3 matrix in [`Real`] precision.
+    pub type Matrix3 = glam::Mat3;
+}
+
+#[cfg(feature = "f64")]
+mod precision {
+    /// The scalar type: `f32` by default, `f64` with the `f64` feature.
+    pub type Real = f64;
+    /// A 3D vector (free vector or point) in [`Real`] precision.
+    pub type Vector = glam::DVec3;
+    /// A rotation as a unit quaternion in [`Real`] precision.
+    pub type Rotation = glam::DQuat;
+    /// A 3×3 matrix in [`Real`] precision.
+    pub type Matrix3 = glam::DMat3;
+}
+
+pub use precision::{Matrix3, Real, Rotation, Vector};
+
+/// A position in space. Same type as [`Vector`]; the alias documents intent.
+pub type Point = Vector;
+
+/// Machine epsilon of [`Real`].
+pub const EPSILON: Real = Real::EPSILON;
+
+/// The largest deviation of a rotation quaternion's norm from 1 that [`Pose::try_new`]
+/// accepts (the quaternion is then renormalised).
+pub const ROTATION_NORM_TOLERANCE: Real = 1e-3;
+
+/// Errors from building a [`Pose`] out of untrusted numbers.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PoseError {
+    /// A translation component is NaN or infinite.
+    #[error("pose translation must be finite, got [{0}, {1}, {2}]")]
+    NonFiniteTranslation(Real, Real, Real),
+    /// A rotation component is NaN or infinite.
+    #[error("pose rotation must be finite, got [{0}, {1}, {2}, {3}]")]
+    NonFiniteRotation(Real, Real, Real, Real),
+    /// The rotation quaternion's norm differs from 1 by more than
+    /// [`ROTATION_NORM_TOLERANCE`].
+    #[error("pose rotation must be a unit quaternion (norm within 1e-3 of 1), got norm {0}")]
+    NonUnitRotation(Real),
+}
+
+/// A rigid transformation: a rotation followed by a translation.
+///
+/// A pose maps a shape's local frame into the world frame:
+/// `world = rotation * local + translation`. Lengths are in the caller's units.
+///
+/// glam has no isometry type, hence this one. The rotation must be a unit quaternion;
+/// [`Pose::try_new`] checks that for untrusted input, while [`Pose::new`] trusts the
+/// caller (as glam's own rotation methods do).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    /// Rotation from the local frame to the world frame (unit quaternion).
+    pub rotation: Rotation,
+    /// Position of the local origin in the world frame.
+    pub translation: Vector,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    /// The identity pose: local frame equals world frame.
+    pub const IDENTITY: Pose = Pose {
+        rotation: Rotation::IDENTITY,
+        translation: Vector::ZERO,
+    };
+
+    /// Builds a pose from a unit quaternion and a translation, without checks.
+    ///
+    /// See also [`Pose::try_new`] for untrusted input.
+    pub fn new(rotation: Rotation, translation: Vector) -> Self {
+        Self {
+            rotation,
+            translation,
+        }
+    }
+
+    /// A pure translation.
+    pub fn from_translation(translation: Vector) -> Self {
+        Self {
+            rotation: Rotation::IDENTITY,
+            translation,
+        }
+    }
+
+    /// A pure rotation about the origin.
+    pub fn from_rotation(rotation: Rotation) -> Self {
+        Self {
+            rotation,
+            translation: Vector::ZERO,
+        }
+    }
+
+    /// Validates untrusted numbers: every component finite, and the quaternion's norm
+    /// within [`ROTATION_NORM_TOLERANCE`] of 1. An accepted quaternion is renormalised so
+    /// that later rotations do not scale.
+    ///
+    /// # Errors
+    /// [`PoseError`] naming the offending part; nothing is silently repaired beyond the
+    /// renormalisation above.
+    pub fn try_new(rotation: Rotation, translation: Vector) -> Result<Self, PoseError> {
+        if !translation.is_finite() {
+            return Err(PoseError::NonFiniteTranslation(
+                translation.x,
+                translation.y,
+                translation.z,
+            ));
+        }
+        if !rotation.is_finite() {
+            return Err(PoseError::NonFiniteRotation(
+                rotation.x, rotation.y, rotation.z, rotation.w,
+            ));
+        }
+        let norm = rotation.length();
+        if (norm - 1.0).abs() > ROTATION_NORM_TOLERANCE {
+            return Err(PoseError::NonUnitRotation(norm));
+        }
+        Ok(Self {
+            rotation: rotation / norm,
+            translation,
+        })
+    }
+
+    /// Maps a point from the local frame to the world frame.
+    #[inline]
+    pub fn transform_point(&self, p: Point) -> Point {
+        self.rotation * p + self.translation
+    }
+
+    /// Rotates a free vector from the local frame to the world frame.
+    #[inline]
+    pub fn transform_vector(&self, v: Vector) -> Vector {
+        self.rotation * v
+    }
+
+    /// Maps a point from the world frame to the local frame.
+    #[inline]
+    pub fn inverse_transform_point(&self, p: Point) -> Point {
+        self.rotation.inverse() * (p - self.translation)
+    }
+
+    /// Rotates a free vector from the world frame to the local frame.
+    #[inline]
+    pub fn inverse_transform_vector(&self, v: Vector) -> Vector {
+        self.rotation.inverse() * v
+    }
+
+    /// The inverse pose (world → local).
+    #[inline]
+    pub fn inverse(&self) -> Pose {
+        let r = self.rotation.inverse();
+        Pose {
+            rotation: r,
+            translation: -(r * self.translation),
+        }
+    }
+
+    /// Composition `self * rhs`: first `rhs`, then `self`.
+    #[inline]
+    pub fn mul(&self, rhs: &Pose) -> Pose {
+        Pose {
+            rotation: self.rotation * rhs.rotation,
+            translation: self.transform_point(rhs.translation),
+        }
+    }
+
+    /// `self⁻¹ * rhs`: the pose of `rhs`'s frame expressed in `self`'s frame.
+    ///
+    /// For two shapes with world poses `pose_a` and `pose_b`, `pose_a.inv_mul(&pose_b)` is
+    /// the pose of B in A's local frame, which is how pair queries work internally.
+    #[inline]
+    pub fn inv_mul(&self, rhs: &Pose) -> Pose {
+        let inv = self.rotation.inverse();
+        Pose {
+            rotation: inv * rhs.rotation,
+            translation: inv * (rhs.translation - self.translation),
+        }
+    }
+}
+
+/// Index of the component of largest absolute value (0 = x, 1 = y, 2 = z).
+#[inline]
+pub(crate) fn max_abs_axis(v: Vector) -> usize {
+    let a = v.abs();
+    if a.x >= a.y {
+        if a.x >= a.z {
+            0
+        } else {
+            2
+        }
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    }
+}
+
+/// Any unit vector orthogonal to the unit (or non-zero) vector `v`.
+#[inline]
+pub(crate) fn any_orthogonal(v: Vector) -> Vector {
+    // Cross with the axis least aligned with v: well conditioned.
+    let a = v.abs();
+    let axis = if a.x <= a.y && a.x <= a.z {
+        Vector::X
+    } else if a.y <= a.z {
+        Vector::Y
+    } else {
+        Vector::Z
+    };
+    v.cross(axis).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inv_mul_matches_inverse_then_mul() {
+        let a = Pose::new(
+            Rotation::from_axis_angle(Vector::new(1.0, 2.0, 3.0).normalize(), 0.7),
+            Vector::new(1.0, -2.0, 0.5),
+        );
+        let b = Pose::new(
+            Rotation::from_axis_angle(Vector::new(-1.0, 0.5, 2.0).normalize(), -1.3),
+            Vector::new(-3.0, 4.0, 2.0),
+        );
+        let p = Vector::new(0.3, 0.2, -0.9);
+        let x = a.inv_mul(&b).transform_point(p);
+        let y = a.inverse().mul(&b).transform_point(p);
+        let z = a.inverse_transform_point(b.transform_point(p));
+        assert!((x - y).length() < 1e-5 && (x - z).length() < 1e-5);
+    }
+
+    #[test]
+    fn try_new_rejects_bad_rotations() {
+        assert!(matches!(
+            Pose::try_new(Rotation::from_xyzw(0.0, 0.0, 0.0, 2.0), Vector::ZERO),
+            Err(PoseError::NonUnitRotation(_))
+        ));
+        assert!(matches!(
+            Pose::try_new(Rotation::from_xyzw(Real::NAN, 0.0, 0.0, 1.0), Vector::ZERO),
+            Err(PoseError::NonFiniteRotation(..))
+        ));
+        assert!(matches!(
+            Pose::try_new(Rotation::IDENTITY, Vector::new(0.0, Real::INFINITY, 0.0)),
+            Err(PoseError::NonFiniteTranslation(..))
+        ));
+        let p = Pose::try_new(Rotation::from_xyzw(0.0, 0.0, 0.0, 1.0005), Vector::ZERO).unwrap();
+        assert!((p.rotation.length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn any_orthogonal_is_orthogonal_unit() {
+        for v in [Vector::X, Vector::Y, Vector::Z, Vector::new(1.0, 1.0, 1e-7)] {
+            let o = any_orthogonal(v);
+            assert!(o.dot(v).abs() < 1e-6 && (o.length() - 1.0).abs() < 1e-6);
+        }
+    }
+}

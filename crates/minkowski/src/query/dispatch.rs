@@ -1,0 +1,351 @@
+//! The dispatcher: picks the cheapest exact routine for a pair of [`Shape`]s.
+//!
+//! Every shape is `core ⊕ ball(margin)` ([`Shape::core`]). The ladder, from the most
+//! specific pair to the general one:
+//!
+//! 1. point and segment cores (sphere, capsule, point, segment, rounded versions):
+//!    closest points of two segments, in closed form;
+//! 2. a plain box and a point core (box–sphere): closed form;
+//! 3. two plain boxes, for `contact`: the separating axis test, exact depth and
+//!    witnesses; GJK when an axis separates them;
+//! 4. anything else: GJK on the cores, then EPA on the cores when they overlap; the
+//!    margins are added back exactly (the depth of `X ⊕ ball(r)` is the depth of `X`
+//!    plus `r`).
+//!
+//! All outputs are in the world frame.
+
+use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
+use super::epa::{self, EpaOptions, EpaWorkspace};
+use super::gjk::{self, GjkCache, GjkOptions, LocalGjk, Mode, Pair};
+use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
+use crate::math::{Matrix3, Point, Pose, Real};
+use crate::shape::{CoreShape, Shape};
+use crate::with_core;
+
+/// Options for the shape-level queries.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct QueryOptions {
+    /// GJK tolerances, bound and variant.
+    pub gjk: GjkOptions,
+    /// EPA tolerances and bound.
+    pub epa: EpaOptions,
+}
+
+/// A point or segment core as a segment (a point is a segment of length zero).
+fn as_segment(c: &CoreShape<'_>) -> Option<(Point, Point)> {
+    match c {
+        CoreShape::Point(p) => Some((p.point(), p.point())),
+        CoreShape::Segment(s) => Some((s.a(), s.b())),
+        _ => None,
+    }
+}
+
+/// Closed-form contact in A's frame, when the pair has one. `rel` is B's pose in A's
+/// frame.
+fn analytic(
+    ca: &CoreShape<'_>,
+    ma: Real,
+    cb: &CoreShape<'_>,
+    mb: Real,
+    rel: &Pose,
+) -> Option<(LocalContact, ContactMethod)> {
+    if let (CoreShape::Point(p), CoreShape::Point(q)) = (ca, cb) {
+        let c = sphere_sphere::contact(p.point(), ma, rel.transform_point(q.point()), mb);
+        return Some((c, ContactMethod::Analytic));
+    }
+    if let (Some((p1, q1)), Some((p2, q2))) = (as_segment(ca), as_segment(cb)) {
+        let c = segment_segment::contact(
+            p1,
+            q1,
+            ma,
+            rel.transform_point(p2),
+            rel.transform_point(q2),
+            mb,
+        );
+        return Some((c, ContactMethod::Analytic));
+    }
+    match (ca, cb) {
+        (CoreShape::Cuboid(x), CoreShape::Point(p)) if ma == 0.0 => Some((
+            sphere_box::contact(x.half_extents(), rel.transform_point(p.point()), mb),
+            ContactMethod::Analytic,
+        )),
+        (CoreShape::Point(p), CoreShape::Cuboid(x)) if mb == 0.0 => {
+            // Solve in B's frame, then bring back and swap roles.
+            let inv = rel.inverse();
+            let c = sphere_box::contact(x.half_extents(), inv.transform_point(p.point()), ma);
+            let back = LocalContact {
+                distance: c.distance,
+                normal: rel.transform_vector(c.normal),
+                point_a: rel.transform_point(c.point_a),
+                point_b: rel.transform_point(c.point_b),
+            };
+            Some((back.swapped(), ContactMethod::Analytic))
+        }
+        _ => None,
+    }
+}
+
+fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point, Point) {
+    (
+        c.distance,
+        pose_a.transform_vector(c.normal),
+        pose_a.transform_point(c.point_a),
+        pose_a.transform_point(c.point_b),
+    )
+}
+
+/// Runs EPA with the thread's workspace (or a fresh one if it is in use, e.g. from a
+/// support map that itself runs a query).
+fn with_workspace<R>(f: impl FnOnce(&mut EpaWorkspace) -> R) -> R {
+    // Move the thread's buffers out (no allocation: an empty workspace is left behind),
+    // run, and put them back. Re-entrant use simply starts from empty buffers.
+    let mut ws = epa::WORKSPACE
+        .try_with(|cell| {
+            cell.try_borrow_mut()
+                .map(|mut ws| core::mem::take(&mut *ws))
+        })
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let r = f(&mut ws);
+    let _ = epa::WORKSPACE.try_with(|cell| {
+        if let Ok(mut slot) = cell.try_borrow_mut() {
+            *slot = ws;
+        }
+    });
+    r
+}
+
+/// GJK on two cores (monomorphised per pair of core types) with `f` applied to the pair
+/// and the run.
+macro_rules! on_cores {
+    ($ca:expr, $cb:expr, $pose_a:expr, $pose_b:expr, |$pair:ident| $body:expr) => {
+        with_core!($ca, sa => with_core!($cb, sb => {
+            let $pair = Pair::new(sa, $pose_a, sb, $pose_b);
+            $body
+        }))
+    };
+}
+
+/// Whether A and B overlap or touch. See [`intersects_with`].
+pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
+    intersects_with(a, pose_a, b, pose_b, &QueryOptions::default(), None)
+}
+
+/// Whether A and B overlap or touch (distance ≤ 0 within the tolerance), with options
+/// and an optional warm-start cache. Stops as soon as the answer is certain.
+pub fn intersects_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+) -> bool {
+    let (ca, ma) = a.core();
+    let (cb, mb) = b.core();
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
+        return c.distance <= 0.0;
+    }
+    let margin = ma + mb;
+    on_cores!(ca, cb, pose_a, pose_b, |pair| {
+        gjk::run(&pair, Mode::Intersect { margin }, &options.gjk, cache).intersecting
+    })
+}
+
+/// Distance between A and B (0 when they overlap). See [`distance_with`].
+pub fn distance(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> DistanceOutput {
+    distance_with(a, pose_a, b, pose_b, &QueryOptions::default(), None)
+}
+
+/// Distance between A and B (length ≥ 0; 0 when they overlap or touch), with options
+/// and an optional warm-start cache.
+pub fn distance_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+) -> DistanceOutput {
+    let c = closest_points_with(a, pose_a, b, pose_b, options, cache);
+    DistanceOutput {
+        distance: c.distance,
+        intersecting: c.intersecting,
+        status: c.status,
+        iterations: c.iterations,
+    }
+}
+
+/// Distance and closest points. See [`closest_points_with`].
+pub fn closest_points(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> ClosestPoints {
+    closest_points_with(a, pose_a, b, pose_b, &QueryOptions::default(), None)
+}
+
+/// Distance and closest points of A and B (world frame). When the shapes overlap,
+/// both points are one point common to both shapes.
+pub fn closest_points_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+) -> ClosestPoints {
+    let (ca, ma) = a.core();
+    let (cb, mb) = b.core();
+    let rel = pose_a.inv_mul(pose_b);
+    let (core_distance, normal, pa, pb, status, iterations) =
+        if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
+            // Back out the core closest points from the analytic contact.
+            let d = c.distance + ma + mb;
+            (
+                d,
+                c.normal,
+                c.point_a - c.normal * ma,
+                c.point_b + c.normal * mb,
+                QueryStatus::Converged,
+                0,
+            )
+        } else {
+            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
+                gjk::run(&pair, Mode::Distance, &options.gjk, cache)
+            });
+            let (pa, pb) = g.simplex.witnesses();
+            if g.intersecting {
+                (
+                    0.0,
+                    crate::math::Vector::ZERO,
+                    pa,
+                    pb,
+                    g.status.into(),
+                    g.iterations,
+                )
+            } else {
+                let d = g.vv.sqrt();
+                (d, -g.v / d, pa, pb, g.status.into(), g.iterations)
+            }
+        };
+    let margin = ma + mb;
+    let (distance, point_a, point_b) = if core_distance > margin {
+        (core_distance - margin, pa + normal * ma, pb - normal * mb)
+    } else if core_distance > 0.0 {
+        // Cores apart but within the margins: a common point on the segment between the
+        // core points, within `ma` of A's core and `mb` of B's.
+        let lo = (core_distance - mb).max(0.0);
+        let hi = ma.min(core_distance);
+        let p = pa + normal * ((lo + hi) * 0.5);
+        (0.0, p, p)
+    } else {
+        let p = (pa + pb) * 0.5;
+        (0.0, p, p)
+    };
+    ClosestPoints {
+        distance,
+        intersecting: distance <= 0.0,
+        point_a: pose_a.transform_point(point_a),
+        point_b: pose_a.transform_point(point_b),
+        status,
+        iterations,
+    }
+}
+
+/// Signed distance, normal and witness points. See [`contact_with`].
+pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Contact {
+    contact_with(a, pose_a, b, pose_b, &QueryOptions::default(), None)
+}
+
+/// Signed distance (negative = penetration depth), unit normal from A to B, and points
+/// on both shapes (world frame), for any pair, separated or penetrating. See
+/// [`Contact`] for the meaning of each field.
+pub fn contact_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+) -> Contact {
+    let (ca, ma) = a.core();
+    let (cb, mb) = b.core();
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some((c, method)) = analytic(&ca, ma, &cb, mb, &rel) {
+        let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+        return Contact {
+            distance,
+            normal,
+            point_a,
+            point_b,
+            status: QueryStatus::Converged,
+            method,
+            iterations: 0,
+        };
+    }
+    if let (CoreShape::Cuboid(x), CoreShape::Cuboid(y)) = (&ca, &cb) {
+        if ma == 0.0 && mb == 0.0 {
+            let rot = Matrix3::from_quat(rel.rotation);
+            if let Some(c) =
+                box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation)
+            {
+                let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+                return Contact {
+                    distance,
+                    normal,
+                    point_a,
+                    point_b,
+                    status: QueryStatus::Converged,
+                    method: ContactMethod::Sat,
+                    iterations: 0,
+                };
+            }
+        }
+    }
+    let epa_opts: &EpaOptions = &options.epa;
+    let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
+        let g = gjk::run(&pair, Mode::Distance, &options.gjk, cache);
+        if g.intersecting {
+            let e = with_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
+            (
+                LocalContact {
+                    distance: -e.depth,
+                    normal: e.normal,
+                    point_a: e.pa,
+                    point_b: e.pb,
+                },
+                QueryStatus::from(e.status),
+                ContactMethod::GjkEpa,
+                g.iterations + e.iterations,
+            )
+        } else {
+            let (pa, pb) = g.simplex.witnesses();
+            let d = g.vv.sqrt();
+            (
+                LocalContact {
+                    distance: d,
+                    normal: -g.v / d,
+                    point_a: pa,
+                    point_b: pb,
+                },
+                QueryStatus::from(g.status),
+                ContactMethod::Gjk,
+                g.iterations,
+            )
+        }
+    });
+    let (mut c, status, method, iterations) = local;
+    // Add the margins back: the shapes are the cores inflated by ma and mb.
+    c.distance -= ma + mb;
+    c.point_a += c.normal * ma;
+    c.point_b -= c.normal * mb;
+    let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+    Contact {
+        distance,
+        normal,
+        point_a,
+        point_b,
+        status,
+        method,
+        iterations,
+    }
+}

@@ -1,0 +1,586 @@
+//! EPA: penetration depth, normal and witness points of two overlapping convex shapes.
+//!
+//! # The algorithm
+//!
+//! van den Bergen, "Proximity queries and penetration depth computation on 3D game
+//! objects", GDC 2001 (the Expanding Polytope Algorithm). When A and B overlap, the
+//! origin lies inside `D = A ⊖ B`, and the penetration depth is the distance from the
+//! origin to the boundary of `D`: the shortest translation of B that separates the
+//! shapes. EPA keeps a convex polytope `P ⊆ D` that contains the origin, with outward
+//! triangle faces `(n_f, d_f)` (`d_f = n_f · x` for `x` on the face):
+//!
+//! ```text
+//! P ← a tetrahedron from GJK's final simplex (grown to one if GJK ended on fewer points)
+//! loop
+//!     f ← the face with least d_f             d_f ≤ depth (P ⊆ D), so a lower bound
+//!     w ← s_D(n_f)                             n_f·w ≥ depth, an upper bound
+//!     if n_f·w − d_f ≤ ε_rel d_f + ε_abs σ      stop: depth = d_f, normal n_f
+//!     remove every face that sees w; the removed region's boundary (the horizon)
+//!     is found by a depth-first walk over face adjacency; fan new faces from w
+//! ```
+//!
+//! The faces removed are always a connected patch grown from `f`, so the horizon is a
+//! single loop; we check that it closes and stop with [`EpaStatus::NumericalLimit`]
+//! (and the best answer so far) if rounding ever breaks that. Witness points come from
+//! the barycentric coordinates of the origin's projection on the final face, applied
+//! to the vertices' source points.
+//!
+//! The polytope lives in an [`EpaWorkspace`] the caller may keep and reuse: no heap
+//! allocation once its buffers have grown. Its size is bounded
+//! ([`EpaOptions::max_vertices`]), so EPA always terminates and reports how.
+//!
+//! Unlike some libraries, EPA here never turns a failure into "no contact" or invents a
+//! normal: every result carries a status and the certified interval
+//! `[lower_bound, upper_bound]` that holds the true depth.
+
+use crate::math::{any_orthogonal, Point, Pose, Real, Vector, EPSILON};
+use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode, Pair};
+use crate::query::simplex::Simplex;
+use crate::support::{SupportMap, SupportPoint};
+
+/// How an EPA run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EpaStatus {
+    /// The depth is known within the tolerances.
+    Converged,
+    /// The Minkowski difference is flat or a segment (e.g. two coplanar triangles): the
+    /// depth is 0 and the normal is a valid separating direction of the flat set.
+    Degenerate,
+    /// Rounding stopped the expansion; the answer is the best face found and the true
+    /// depth lies within `[lower_bound, upper_bound]`.
+    NumericalLimit,
+    /// The polytope reached [`EpaOptions::max_vertices`]; as above, the bounds hold.
+    MaxIterations,
+    /// The shapes do not overlap (GJK found them separated): no penetration.
+    Separated,
+}
+
+impl EpaStatus {
+    /// The protocol name: `"converged"`, `"degenerate"`, `"numerical_limit"`,
+    /// `"max_iterations"`, `"separated"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            EpaStatus::Converged => "converged",
+            EpaStatus::Degenerate => "degenerate",
+            EpaStatus::NumericalLimit => "numerical_limit",
+            EpaStatus::MaxIterations => "max_iterations",
+            EpaStatus::Separated => "separated",
+        }
+    }
+}
+
+/// Tolerances and limits for EPA.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EpaOptions {
+    /// The most vertices the polytope may have (each costs one support call per shape).
+    pub max_vertices: usize,
+    /// Stop when the gap between the upper and lower bounds on the depth is at most
+    /// `rel_tolerance × depth` (plus the absolute floor).
+    pub rel_tolerance: Real,
+    /// Absolute floor relative to the problem's scale (largest support-point norm).
+    pub abs_tolerance: Real,
+}
+
+impl Default for EpaOptions {
+    fn default() -> Self {
+        Self {
+            max_vertices: DEFAULT_MAX_VERTICES,
+            rel_tolerance: DEFAULT_REL_TOLERANCE,
+            abs_tolerance: 16.0 * EPSILON,
+        }
+    }
+}
+
+#[cfg(not(feature = "f64"))]
+const DEFAULT_REL_TOLERANCE: Real = 1e-5;
+#[cfg(feature = "f64")]
+const DEFAULT_REL_TOLERANCE: Real = 1e-10;
+#[cfg(not(feature = "f64"))]
+const DEFAULT_MAX_VERTICES: usize = 128;
+#[cfg(feature = "f64")]
+const DEFAULT_MAX_VERTICES: usize = 512;
+
+/// Penetration of two overlapping shapes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Penetration {
+    /// How the run ended.
+    pub status: EpaStatus,
+    /// Penetration depth (length, ≥ 0): translating B by `depth × normal` separates the
+    /// shapes. Zero when [`EpaStatus::Separated`] or [`EpaStatus::Degenerate`].
+    pub depth: Real,
+    /// Certified lower bound on the depth.
+    pub lower_bound: Real,
+    /// Certified upper bound on the depth.
+    pub upper_bound: Real,
+    /// Unit normal from A towards B (world frame). For [`EpaStatus::Separated`] it is
+    /// the separating direction from GJK.
+    pub normal: Vector,
+    /// Deepest point of A inside B (world frame); `point_a − point_b = depth × normal`.
+    pub point_a: Point,
+    /// Deepest point of B inside A (world frame).
+    pub point_b: Point,
+    /// Support calls made by EPA (not counting GJK's).
+    pub iterations: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Face {
+    v: [u32; 3],
+    /// Face across edge `e` (edge `e` runs from `v[e]` to `v[(e + 1) % 3]`).
+    adj: [u32; 3],
+    /// Which edge of that neighbour is shared.
+    adj_edge: [u8; 3],
+    n: Vector,
+    d: Real,
+    alive: bool,
+    /// Last expansion pass that visited this face.
+    pass: u32,
+}
+
+/// Reusable buffers for EPA. Keep one per thread and pass it to
+/// [`penetration_with`] to avoid any allocation once the buffers have grown.
+#[derive(Debug, Default, Clone)]
+pub struct EpaWorkspace {
+    verts: Vec<SupportPoint>,
+    faces: Vec<Face>,
+    horizon: Vec<(u32, u8)>,
+    stack: Vec<(u32, u8)>,
+}
+
+impl EpaWorkspace {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The raw outcome in A's local frame.
+#[derive(Clone, Copy)]
+pub(crate) struct LocalEpa {
+    pub status: EpaStatus,
+    pub depth: Real,
+    pub lower: Real,
+    pub upper: Real,
+    pub normal: Vector,
+    pub pa: Point,
+    pub pb: Point,
+    pub iterations: u32,
+}
+
+impl EpaWorkspace {
+    fn face_plane(&self, v: [u32; 3]) -> Option<(Vector, Real)> {
+        let (a, b, c) = (
+            self.verts[v[0] as usize].w,
+            self.verts[v[1] as usize].w,
+            self.verts[v[2] as usize].w,
+        );
+        let n = (b - a).cross(c - a);
+        let len = n.length();
+        if !(len.is_finite() && len > 0.0) {
+            return None;
+        }
+        let n = n / len;
+        // The mean of the three offsets is less sensitive to which corner is used.
+        let d = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
+        Some((n, d))
+    }
+
+    fn add_face(&mut self, v: [u32; 3]) -> Option<u32> {
+        let (n, d) = self.face_plane(v)?;
+        self.faces.push(Face {
+            v,
+            adj: [u32::MAX; 3],
+            adj_edge: [0; 3],
+            n,
+            d,
+            alive: true,
+            pass: 0,
+        });
+        Some(self.faces.len() as u32 - 1)
+    }
+
+    fn link(&mut self, f: u32, e: u8, g: u32, ge: u8) {
+        self.faces[f as usize].adj[e as usize] = g;
+        self.faces[f as usize].adj_edge[e as usize] = ge;
+        self.faces[g as usize].adj[ge as usize] = f;
+        self.faces[g as usize].adj_edge[ge as usize] = e;
+    }
+
+    /// Barycentric witnesses on face `f` for the origin's projection `d n`.
+    fn witnesses(&self, f: &Face) -> (Point, Point) {
+        let [a, b, c] = f.v.map(|i| self.verts[i as usize]);
+        let p = f.n * f.d;
+        // Areas of the sub-triangles, signed along the face normal.
+        let la = (b.w - p).cross(c.w - p).dot(f.n);
+        let lb = (c.w - p).cross(a.w - p).dot(f.n);
+        let lc = (a.w - p).cross(b.w - p).dot(f.n);
+        let (la, lb, lc) = (la.max(0.0), lb.max(0.0), lc.max(0.0));
+        let sum = la + lb + lc;
+        if sum.is_nan() || sum <= 0.0 {
+            return (a.a, a.b);
+        }
+        let (la, lb, lc) = (la / sum, lb / sum, lc / sum);
+        (
+            a.a * la + b.a * lb + c.a * lc,
+            a.b * la + b.b * lb + c.b * lc,
+        )
+    }
+}
+
+/// Outcome of growing GJK's simplex into a tetrahedron.
+enum Start {
+    Tetrahedron([SupportPoint; 4]),
+    /// `D` is (numerically) lower dimensional: depth 0 along this normal.
+    Flat(Vector, SupportPoint),
+}
+
+/// Grows GJK's final simplex (1 to 4 points near or around the origin) into a
+/// tetrahedron with non-zero volume, searching support points in directions away from
+/// the current affine hull.
+fn grow<A, B>(pair: &Pair<'_, A, B>, s: &Simplex, tiny: Real, iterations: &mut u32) -> Start
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut pts: [SupportPoint; 4] = [SupportPoint::default(); 4];
+    let mut n = s.len;
+    pts[..n].copy_from_slice(&s.verts[..n]);
+    if n == 0 {
+        pts[0] = pair.support(Vector::X);
+        *iterations += 1;
+        n = 1;
+    }
+    if n == 1 {
+        let mut best = (0.0, pts[0]);
+        for d in [
+            Vector::X,
+            -Vector::X,
+            Vector::Y,
+            -Vector::Y,
+            Vector::Z,
+            -Vector::Z,
+        ] {
+            let sp = pair.support(d);
+            *iterations += 1;
+            let dist = (sp.w - pts[0].w).length_squared();
+            if dist > best.0 {
+                best = (dist, sp);
+            }
+        }
+        if best.0 <= tiny * tiny {
+            return Start::Flat(Vector::Y, pts[0]);
+        }
+        pts[1] = best.1;
+        n = 2;
+    }
+    if n == 2 {
+        let e = (pts[1].w - pts[0].w).normalize();
+        let u = any_orthogonal(e);
+        let v = e.cross(u);
+        let mut best = (0.0, pts[0]);
+        for i in 0..6 {
+            let t = i as Real * (core::f64::consts::PI as Real / 3.0);
+            let sp = pair.support(u * t.cos() + v * t.sin());
+            *iterations += 1;
+            let dist = (sp.w - pts[0].w).cross(e).length_squared();
+            if dist > best.0 {
+                best = (dist, sp);
+            }
+        }
+        if best.0 <= tiny * tiny {
+            return Start::Flat(u, pts[0]);
+        }
+        pts[2] = best.1;
+        n = 3;
+    }
+    if n == 3 {
+        let nrm = (pts[1].w - pts[0].w).cross(pts[2].w - pts[0].w);
+        let nrm = nrm.normalize_or_zero();
+        if nrm == Vector::ZERO {
+            return Start::Flat(any_orthogonal(pts[1].w - pts[0].w), pts[0]);
+        }
+        let up = pair.support(nrm);
+        let down = pair.support(-nrm);
+        *iterations += 2;
+        let (hu, hd) = ((up.w - pts[0].w).dot(nrm), (pts[0].w - down.w).dot(nrm));
+        if hu.max(hd) <= tiny {
+            return Start::Flat(nrm, pts[0]);
+        }
+        pts[3] = if hu >= hd { up } else { down };
+    }
+    Start::Tetrahedron(pts)
+}
+
+pub(crate) fn run<A, B>(
+    pair: &Pair<'_, A, B>,
+    gjk: &LocalGjk,
+    opts: &EpaOptions,
+    ws: &mut EpaWorkspace,
+) -> LocalEpa
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let abs_tol = opts.abs_tolerance.max(4.0 * EPSILON);
+    let mut scale = gjk.scale;
+    for p in gjk.simplex.vertices() {
+        scale = scale.max(p.w.length());
+    }
+    let mut iterations = 0;
+    let tiny = abs_tol * scale.max(Real::MIN_POSITIVE);
+    let pts = match grow(pair, &gjk.simplex, tiny, &mut iterations) {
+        Start::Tetrahedron(p) => p,
+        Start::Flat(n, p) => {
+            return LocalEpa {
+                status: EpaStatus::Degenerate,
+                depth: 0.0,
+                lower: 0.0,
+                upper: 0.0,
+                normal: n,
+                pa: p.a,
+                pb: p.b,
+                iterations,
+            }
+        }
+    };
+    for p in &pts {
+        scale = scale.max(p.w.length());
+    }
+    ws.verts.clear();
+    ws.faces.clear();
+    ws.verts.extend_from_slice(&pts);
+    // Orient the tetrahedron so that faces listed counter-clockwise face outwards.
+    let vol = (pts[1].w - pts[0].w).dot((pts[2].w - pts[0].w).cross(pts[3].w - pts[0].w));
+    if vol < 0.0 {
+        ws.verts.swap(1, 2);
+    }
+    let fallback = |status, ws: &EpaWorkspace, iterations| {
+        let p = ws.verts[0];
+        LocalEpa {
+            status,
+            depth: 0.0,
+            lower: 0.0,
+            upper: 0.0,
+            normal: (p.w).normalize_or(Vector::Y),
+            pa: p.a,
+            pb: p.b,
+            iterations,
+        }
+    };
+    for f in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
+        if ws.add_face(f).is_none() {
+            return fallback(EpaStatus::Degenerate, ws, iterations);
+        }
+    }
+    // Adjacency of the tetrahedron: faces sharing an edge (in opposite directions).
+    for f in 0..4u32 {
+        for e in 0..3u8 {
+            let (a, b) = (
+                ws.faces[f as usize].v[e as usize],
+                ws.faces[f as usize].v[(e as usize + 1) % 3],
+            );
+            for g in 0..4u32 {
+                for ge in 0..3u8 {
+                    let gf = ws.faces[g as usize];
+                    if gf.v[ge as usize] == b && gf.v[(ge as usize + 1) % 3] == a {
+                        ws.faces[f as usize].adj[e as usize] = g;
+                        ws.faces[f as usize].adj_edge[e as usize] = ge;
+                    }
+                }
+            }
+        }
+    }
+
+    let mut upper = Real::INFINITY;
+    let mut pass = 0u32;
+    let mut best_face;
+    let status;
+    loop {
+        // The face nearest the origin (least signed plane offset).
+        best_face = u32::MAX;
+        let mut best_d = Real::INFINITY;
+        for (i, f) in ws.faces.iter().enumerate() {
+            if f.alive && f.d < best_d {
+                best_d = f.d;
+                best_face = i as u32;
+            }
+        }
+        if best_face == u32::MAX {
+            return fallback(EpaStatus::NumericalLimit, ws, iterations);
+        }
+        let face = ws.faces[best_face as usize];
+        if ws.verts.len() >= opts.max_vertices {
+            status = EpaStatus::MaxIterations;
+            break;
+        }
+        let w = pair.support(face.n);
+        iterations += 1;
+        if !w.w.is_finite() {
+            status = EpaStatus::NumericalLimit;
+            break;
+        }
+        scale = scale.max(w.w.length());
+        let h = face.n.dot(w.w);
+        upper = upper.min(h);
+        let gap = h - face.d;
+        if gap <= opts.rel_tolerance * face.d.abs() + abs_tol * scale {
+            status = EpaStatus::Converged;
+            break;
+        }
+        // Expand: remove the faces that see w, fan new faces from the horizon.
+        pass += 1;
+        let wi = ws.verts.len() as u32;
+        ws.verts.push(w);
+        ws.horizon.clear();
+        ws.stack.clear();
+        ws.faces[best_face as usize].alive = false;
+        ws.faces[best_face as usize].pass = pass;
+        // Depth-first walk over the faces seen from w, in edge order so that the
+        // horizon edges come out as one consecutive loop.
+        for e in (0..3u8).rev() {
+            ws.stack.push((best_face, e));
+        }
+        let vis_tol = abs_tol * scale;
+        while let Some((f, e)) = ws.stack.pop() {
+            let g = ws.faces[f as usize].adj[e as usize];
+            let ge = ws.faces[f as usize].adj_edge[e as usize];
+            let gface = ws.faces[g as usize];
+            if gface.pass == pass {
+                continue;
+            }
+            if gface.n.dot(w.w) - gface.d > vis_tol {
+                ws.faces[g as usize].alive = false;
+                ws.faces[g as usize].pass = pass;
+                ws.stack.push((g, (ge + 2) % 3));
+                ws.stack.push((g, (ge + 1) % 3));
+            } else {
+                ws.horizon.push((g, ge));
+            }
+        }
+        // Fan new faces: horizon edge (a, b) of the removed region is edge (b, a) of
+        // the kept neighbour g; the new face is (a, b, w).
+        let first_new = ws.faces.len() as u32;
+        let count = ws.horizon.len();
+        let mut ok = count >= 3;
+        for i in 0..count {
+            if !ok {
+                break;
+            }
+            let (g, ge) = ws.horizon[i];
+            let gv = ws.faces[g as usize].v;
+            let a = gv[(ge as usize + 1) % 3];
+            let b = gv[ge as usize];
+            match ws.add_face([a, b, wi]) {
+                Some(nf) => ws.link(nf, 0, g, ge),
+                None => ok = false,
+            }
+        }
+        if ok {
+            // Consecutive new faces share the edge through w; check the loop closes.
+            for i in 0..count {
+                let f = first_new + i as u32;
+                let nxt = first_new + ((i + 1) % count) as u32;
+                if ws.faces[f as usize].v[1] != ws.faces[nxt as usize].v[0] {
+                    ok = false;
+                    break;
+                }
+                ws.link(f, 1, nxt, 2);
+            }
+        }
+        if !ok {
+            status = EpaStatus::NumericalLimit;
+            break;
+        }
+    }
+    let face = ws.faces[best_face as usize];
+    let (pa, pb) = ws.witnesses(&face);
+    let depth = face.d.max(0.0);
+    LocalEpa {
+        status,
+        depth,
+        lower: depth,
+        upper: upper.max(depth),
+        normal: face.n,
+        pa,
+        pb,
+        iterations,
+    }
+}
+
+/// Penetration depth, normal and witness points of two convex shapes, with reusable
+/// buffers.
+///
+/// Runs GJK first; if the shapes do not overlap the result has status
+/// [`EpaStatus::Separated`], depth 0, GJK's normal and closest points (use
+/// [`crate::query::contact`] for one call that covers both cases with a signed
+/// distance). Inputs are in local frames placed by the poses; outputs are in the world
+/// frame.
+pub fn penetration_with<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    gjk_options: &GjkOptions,
+    options: &EpaOptions,
+    workspace: &mut EpaWorkspace,
+) -> Penetration
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let pair = Pair::new(a, pose_a, b, pose_b);
+    let g = gjk::run(&pair, Mode::Distance, gjk_options, None);
+    if !g.intersecting {
+        let r = gjk::to_world(&g, pose_a);
+        return Penetration {
+            status: EpaStatus::Separated,
+            depth: 0.0,
+            lower_bound: 0.0,
+            upper_bound: 0.0,
+            normal: r.normal,
+            point_a: r.point_a,
+            point_b: r.point_b,
+            iterations: 0,
+        };
+    }
+    let e = run(&pair, &g, options, workspace);
+    local_to_world(&e, pose_a)
+}
+
+pub(crate) fn local_to_world(e: &LocalEpa, pose_a: &Pose) -> Penetration {
+    Penetration {
+        status: e.status,
+        depth: e.depth,
+        lower_bound: e.lower,
+        upper_bound: e.upper,
+        normal: pose_a.transform_vector(e.normal),
+        point_a: pose_a.transform_point(e.pa),
+        point_b: pose_a.transform_point(e.pb),
+        iterations: e.iterations,
+    }
+}
+
+/// [`penetration_with`] using default options and a per-thread workspace.
+pub fn penetration<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Penetration
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    WORKSPACE.with(|ws| {
+        let mut ws = ws.borrow_mut();
+        penetration_with(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            &GjkOptions::default(),
+            &EpaOptions::default(),
+            &mut ws,
+        )
+    })
+}
+
+thread_local! {
+    pub(crate) static WORKSPACE: core::cell::RefCell<EpaWorkspace> =
+        core::cell::RefCell::new(EpaWorkspace::new());
+}

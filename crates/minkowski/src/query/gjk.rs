@@ -1,0 +1,484 @@
+//! GJK: intersection, distance and closest points between two convex support maps.
+//!
+//! # The algorithm
+//!
+//! Gilbert, Johnson and Keerthi, "A fast procedure for computing the distance between
+//! complex objects in three-dimensional space", IEEE J. Robotics and Automation 4(2),
+//! 1988. The distance between convex sets A and B is the norm of the point of the
+//! Minkowski difference `D = A ⊖ B` closest to the origin. GJK approaches that point
+//! from outside with a sequence of simplices whose vertices are support points of `D`:
+//!
+//! ```text
+//! v ← some point of D (here: centre of A − centre of B)
+//! loop
+//!     w ← s_D(−d)                      d = v (plain) or the momentum direction
+//!     ℓ ← max(ℓ, d·w / ‖d‖)            every support point gives a lower bound on dist
+//!     if ‖v‖ − ℓ ≤ ε_rel ‖v‖ + ε_abs σ  stop: converged (σ = scale of D seen so far)
+//!     W ← W ∪ {w};  (v, W) ← closest point of conv W to the origin (signed volumes)
+//!     if ‖v‖ did not strictly decrease  stop: numerical limit (keep the previous W)
+//!     if |W| = 4 or ‖v‖ ≤ ε_abs σ        stop: intersecting
+//! ```
+//!
+//! `‖v‖` is an upper bound and `ℓ` a lower bound on the distance at every step, so the
+//! stopping test is a certificate, and both bounds are reported. The closest points on
+//! A and B are the barycentric combinations of the simplex vertices' *source* points
+//! (seed 004), since every vertex remembers the `a` and `b` it came from.
+//!
+//! The tolerances are relative: `ε_rel` bounds the distance error relative to the
+//! distance, and `ε_abs σ` is the floor set by rounding, where `σ` is the largest
+//! support point norm seen (the magnitude of the numbers GJK subtracts). The strict
+//! progress check (Jolt does the same) makes the loop stop where rounding would
+//! otherwise make it cycle; an iteration bound makes it stop in every case, and the
+//! result says which of these happened.
+//!
+//! # The accelerated variant
+//!
+//! [`GjkVariant::Nesterov`] follows Montaut, Le Lidec, Petrik, Sivic and Carpentier,
+//! "Collision Detection Accelerated: An Optimization Perspective" (RSS 2022) and
+//! "GJK++" (2024): GJK is the Frank–Wolfe method on `min ‖x‖², x ∈ D`, and the support
+//! direction can carry Nesterov momentum,
+//!
+//! ```text
+//! δ_k = (k+1)/(k+3),   y_k = δ_k v_k + (1−δ_k) w_{k−1},
+//! d_k = δ_k d_{k−1}/‖d_{k−1}‖ + (1−δ_k) y_k/‖y_k‖      (normalised form, GJK++)
+//! ```
+//!
+//! We depart from the paper in one place: instead of the Frank–Wolfe gap computed with
+//! the momentum support point (which can under-estimate the gap, so the paper restarts
+//! without momentum before accepting it), we stop on `‖v‖ − ℓ`, where `ℓ` is the best
+//! lower bound `d·w/‖d‖` seen — valid for any direction `d`, with or without momentum.
+//! Momentum is switched off for the rest of the query the first time it fails to make
+//! strict progress.
+//!
+//! # Frames
+//!
+//! The loop runs in A's local frame (B is brought in by the relative pose, so A's
+//! support map is called without any transform). Results are returned in the world
+//! frame unless a function says otherwise.
+
+use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
+use crate::query::simplex::Simplex;
+use crate::support::{SupportMap, SupportPoint};
+
+/// Which GJK iteration to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GjkVariant {
+    /// Classic GJK: the next support direction is `−v`.
+    #[default]
+    Plain,
+    /// Nesterov-accelerated GJK (Montaut et al. 2022): the support direction carries
+    /// momentum. Fewer iterations on smooth shapes; falls back to plain GJK when
+    /// momentum stops making progress.
+    Nesterov,
+}
+
+/// How a GJK run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GjkStatus {
+    /// The distance is known within the tolerances (or exactly: the origin was enclosed,
+    /// or the new support point was already a vertex).
+    Converged,
+    /// Rounding stopped strict progress before the tolerance was met. The result is the
+    /// best the arithmetic allows; `distance` and `lower_bound` still bracket the truth.
+    NumericalLimit,
+    /// The iteration bound was reached; `distance` and `lower_bound` still bracket the
+    /// truth.
+    MaxIterations,
+}
+
+impl GjkStatus {
+    /// The protocol name: `"converged"`, `"numerical_limit"`, `"max_iterations"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            GjkStatus::Converged => "converged",
+            GjkStatus::NumericalLimit => "numerical_limit",
+            GjkStatus::MaxIterations => "max_iterations",
+        }
+    }
+}
+
+/// Tolerances and limits for a GJK run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GjkOptions {
+    /// Iteration bound (each iteration is one support call on each shape).
+    pub max_iterations: u32,
+    /// Relative tolerance on the distance: stop when the gap between the upper and lower
+    /// bounds is at most `rel_tolerance × distance` (plus the absolute floor).
+    pub rel_tolerance: Real,
+    /// Absolute floor, relative to the scale of the problem: the gap may be as large as
+    /// `abs_tolerance × σ`, with `σ` the largest support-point norm seen; distances below
+    /// it count as touching (intersecting).
+    pub abs_tolerance: Real,
+    /// Plain or Nesterov-accelerated iteration.
+    pub variant: GjkVariant,
+}
+
+impl Default for GjkOptions {
+    fn default() -> Self {
+        Self {
+            max_iterations: 128,
+            rel_tolerance: DEFAULT_REL_TOLERANCE,
+            abs_tolerance: 16.0 * EPSILON,
+            variant: GjkVariant::Plain,
+        }
+    }
+}
+
+#[cfg(not(feature = "f64"))]
+const DEFAULT_REL_TOLERANCE: Real = 2e-6;
+#[cfg(feature = "f64")]
+const DEFAULT_REL_TOLERANCE: Real = 1e-11;
+
+/// State kept by the caller between queries on the same pair to warm-start GJK
+/// (Box2D's `b2SimplexCache`, generalised to support maps).
+///
+/// It stores the support directions that produced the final simplex, in A's local
+/// frame. The next query rebuilds the simplex from them, so coherent motion usually
+/// converges in one or two iterations. A cache from an unrelated pair is harmless: it
+/// only changes where the iteration starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GjkCache {
+    dirs: [Vector; 4],
+    len: u8,
+}
+
+impl GjkCache {
+    /// An empty cache (the next query starts cold).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the cache holds a simplex.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets the cached simplex.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn store(&mut self, s: &Simplex) {
+        self.len = s.len as u8;
+        self.dirs[..s.len].copy_from_slice(&s.dirs[..s.len]);
+    }
+}
+
+/// The answer of [`distance`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GjkResult {
+    /// How the iteration ended.
+    pub status: GjkStatus,
+    /// Whether the shapes intersect (or touch within the tolerance). When true,
+    /// `distance` is 0 and the normal is zero.
+    pub intersecting: bool,
+    /// Distance between the shapes (length, ≥ 0; an upper bound within the tolerance).
+    pub distance: Real,
+    /// Certified lower bound on the distance (length, ≥ 0).
+    pub lower_bound: Real,
+    /// Closest point on A, world frame. When intersecting, a point common to both shapes
+    /// within the tolerance.
+    pub point_a: Point,
+    /// Closest point on B, world frame.
+    pub point_b: Point,
+    /// Unit vector from A towards B (world frame); zero when intersecting.
+    pub normal: Vector,
+    /// Iterations run (support calls per shape).
+    pub iterations: u32,
+}
+
+/// The answer of [`intersects`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntersectionResult {
+    /// Whether the distance between the shapes is at most the margin asked for.
+    pub intersecting: bool,
+    /// How the iteration ended.
+    pub status: GjkStatus,
+    /// Iterations run.
+    pub iterations: u32,
+}
+
+/// Two support maps in A's local frame: A as is, B through the relative pose (as a
+/// rotation matrix, cheaper than a quaternion per call).
+pub(crate) struct Pair<'s, A: ?Sized, B: ?Sized> {
+    pub a: &'s A,
+    pub b: &'s B,
+    rot: Matrix3,
+    rot_t: Matrix3,
+    trans: Vector,
+}
+
+impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
+    /// The pair in A's local frame from the two world poses.
+    pub fn new(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
+        let rel = pose_a.inv_mul(pose_b);
+        let rot = Matrix3::from_quat(rel.rotation);
+        Self {
+            a,
+            b,
+            rot,
+            rot_t: rot.transpose(),
+            trans: rel.translation,
+        }
+    }
+
+    /// Support point of `A ⊖ B` along `dir` (A's frame), with its sources.
+    #[inline]
+    pub fn support(&self, dir: Vector) -> SupportPoint {
+        let a = self.a.local_support(dir);
+        let b = self.rot * self.b.local_support(self.rot_t * -dir) + self.trans;
+        SupportPoint { w: a - b, a, b }
+    }
+
+    /// A point of `A ⊖ B`: centre of A minus centre of B.
+    pub fn center_difference(&self) -> Vector {
+        self.a.local_center() - (self.rot * self.b.local_center() + self.trans)
+    }
+}
+
+/// What a run is for.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Mode {
+    /// Run to convergence.
+    Distance,
+    /// Stop as soon as the distance is known to be above or at most `margin`.
+    Intersect { margin: Real },
+}
+
+/// The raw outcome of a run, in A's local frame.
+#[derive(Clone, Copy)]
+pub(crate) struct LocalGjk {
+    pub simplex: Simplex,
+    pub v: Vector,
+    pub vv: Real,
+    pub lower: Real,
+    pub intersecting: bool,
+    pub status: GjkStatus,
+    pub iterations: u32,
+    /// Largest support-point norm seen.
+    pub scale: Real,
+}
+
+pub(crate) fn run<A, B>(
+    pair: &Pair<'_, A, B>,
+    mode: Mode,
+    opts: &GjkOptions,
+    mut cache: Option<&mut GjkCache>,
+) -> LocalGjk
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let margin = match mode {
+        Mode::Intersect { margin } => margin,
+        Mode::Distance => 0.0,
+    };
+    let abs_tol = opts.abs_tolerance.max(4.0 * EPSILON);
+    let mut out = LocalGjk {
+        simplex: Simplex::new(),
+        v: Vector::ZERO,
+        vv: Real::INFINITY,
+        lower: 0.0,
+        intersecting: false,
+        status: GjkStatus::Converged,
+        iterations: 0,
+        scale: 0.0,
+    };
+
+    // Warm start: rebuild the cached simplex with the shapes where they are now.
+    if let Some(c) = cache.as_deref() {
+        for i in 0..c.len as usize {
+            let sp = pair.support(c.dirs[i]);
+            if !out.simplex.contains(sp.w, 0.0) {
+                out.scale = out.scale.max(sp.w.length());
+                out.simplex.push(sp, c.dirs[i]);
+            }
+        }
+    }
+    if out.simplex.is_empty() {
+        out.v = pair.center_difference();
+        if out.v.length_squared() == 0.0 {
+            out.v = Vector::X;
+        }
+    } else {
+        let (v, vv) = out.simplex.reduce();
+        out.v = v;
+        out.vv = vv;
+        if out.simplex.len == 4 || vv <= margin * margin {
+            out.intersecting = true;
+            out.vv = out.vv.min(vv);
+            if let Some(c) = cache.as_deref_mut() {
+                c.store(&out.simplex);
+            }
+            return out;
+        }
+    }
+
+    let mut momentum = opts.variant == GjkVariant::Nesterov;
+    let mut d_prev = out.v;
+    let mut w_prev = out.v;
+    let mut k: u32 = 0;
+    loop {
+        if out.iterations >= opts.max_iterations {
+            out.status = GjkStatus::MaxIterations;
+            break;
+        }
+        out.iterations += 1;
+        let mut dir = out.v;
+        if momentum && !out.simplex.is_empty() {
+            let delta = (k as Real + 1.0) / (k as Real + 3.0);
+            let y = out.v * delta + w_prev * (1.0 - delta);
+            let d = d_prev.normalize_or_zero() * delta + y.normalize_or_zero() * (1.0 - delta);
+            if d.length_squared() > 0.0 {
+                dir = d;
+            }
+        }
+        k += 1;
+        let sp = pair.support(-dir);
+        let w = sp.w;
+        if !w.is_finite() {
+            // Only reachable through a user support map returning non-finite points.
+            out.status = GjkStatus::NumericalLimit;
+            break;
+        }
+        out.scale = out.scale.max(w.length());
+
+        // Every support point certifies a lower bound on the distance.
+        let dir_len = dir.length();
+        if dir_len > 0.0 {
+            out.lower = out.lower.max(dir.dot(w) / dir_len);
+        }
+        if matches!(mode, Mode::Intersect { .. }) && out.lower > margin {
+            out.intersecting = false;
+            break;
+        }
+        if !out.simplex.is_empty() {
+            let vnorm = out.vv.sqrt();
+            if vnorm - out.lower <= opts.rel_tolerance * vnorm + abs_tol * out.scale {
+                break;
+            }
+            if out.simplex.contains(w, 0.0) {
+                if momentum {
+                    momentum = false;
+                    continue;
+                }
+                break;
+            }
+        }
+
+        let saved = out.simplex;
+        out.simplex.push(sp, -dir);
+        let (v, vv) = out.simplex.reduce();
+        if out.simplex.len == 4 {
+            out.v = Vector::ZERO;
+            out.vv = 0.0;
+            out.intersecting = true;
+            break;
+        }
+        if vv.is_nan() || vv >= out.vv {
+            // No strict progress (or NaN from a hostile support map): keep what we had.
+            out.simplex = saved;
+            if momentum {
+                momentum = false;
+                continue;
+            }
+            out.status = GjkStatus::NumericalLimit;
+            break;
+        }
+        out.v = v;
+        out.vv = vv;
+        d_prev = dir;
+        w_prev = w;
+        let touch = abs_tol * out.scale;
+        if vv <= touch * touch || vv <= margin * margin {
+            out.intersecting = true;
+            break;
+        }
+    }
+    if out.intersecting && margin == 0.0 {
+        out.lower = 0.0;
+    }
+    if let Some(c) = cache {
+        c.store(&out.simplex);
+    }
+    out
+}
+
+/// Distance and closest points between two convex shapes.
+///
+/// `a` and `b` are in their local frames, placed in the world by `pose_a` and `pose_b`.
+/// Pass the same `cache` for the same pair every frame to warm-start (or `None`).
+///
+/// Returns distances in the caller's units and points and normal in the world frame.
+/// The result always carries a [`GjkStatus`]; even on `MaxIterations` the true distance
+/// lies in `[lower_bound, distance]`.
+///
+/// See also [`intersects`] (cheaper when only a yes/no is needed) and
+/// [`crate::query::contact`] for the signed distance of overlapping shapes.
+pub fn distance<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    options: &GjkOptions,
+    cache: Option<&mut GjkCache>,
+) -> GjkResult
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let pair = Pair::new(a, pose_a, b, pose_b);
+    let r = run(&pair, Mode::Distance, options, cache);
+    to_world(&r, pose_a)
+}
+
+/// Converts a local run into the public result, in the world frame.
+pub(crate) fn to_world(r: &LocalGjk, pose_a: &Pose) -> GjkResult {
+    let (pa, pb) = r.simplex.witnesses();
+    let (distance, normal) = if r.intersecting {
+        (0.0, Vector::ZERO)
+    } else {
+        let d = r.vv.sqrt();
+        (d, pose_a.transform_vector(-r.v / d))
+    };
+    GjkResult {
+        status: r.status,
+        intersecting: r.intersecting,
+        distance,
+        lower_bound: r.lower.min(distance),
+        point_a: pose_a.transform_point(pa),
+        point_b: pose_a.transform_point(pb),
+        normal,
+        iterations: r.iterations,
+    }
+}
+
+/// Whether two convex shapes are within `margin` of each other (`margin = 0`: whether
+/// they intersect or touch).
+///
+/// Stops as soon as either answer is certain: a separating plane found by any support
+/// point (the early out of seed 001), or a simplex closer than `margin`.
+///
+/// `margin` is a length ≥ 0; a negative or NaN margin is treated as 0.
+pub fn intersects<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    margin: Real,
+    options: &GjkOptions,
+    cache: Option<&mut GjkCache>,
+) -> IntersectionResult
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let margin = if margin > 0.0 { margin } else { 0.0 };
+    let pair = Pair::new(a, pose_a, b, pose_b);
+    let r = run(&pair, Mode::Intersect { margin }, options, cache);
+    IntersectionResult {
+        intersecting: r.intersecting,
+        status: r.status,
+        iterations: r.iterations,
+    }
+}

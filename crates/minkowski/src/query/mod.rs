@@ -1,0 +1,25 @@
+//! Pair queries: intersection, distance, closest points, contact.
+//!
+//! Two levels:
+//!
+//! * **Shape-level** ([`intersects`], [`distance`], [`closest_points`], [`contact`]) take
+//!   two [`crate::shape::Shape`]s and their world poses, pick the cheapest exact routine
+//!   for the pair ([`dispatch`]), and answer in the world frame.
+//! * **Generic** ([`gjk`], [`epa`]) take any two [`crate::support::SupportMap`]s, are
+//!   monomorphised per shape type, and expose every option (tolerances, iteration
+//!   bounds, the accelerated variant, the warm-start cache, reusable EPA buffers).
+//!
+//! Every result carries a status saying how it was obtained; none invents an answer.
+
+mod contact;
+pub mod dispatch;
+pub mod epa;
+pub mod gjk;
+mod pair;
+pub mod simplex;
+
+pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
+pub use dispatch::{
+    closest_points, closest_points_with, contact, contact_with, distance, distance_with,
+    intersects, intersects_with, QueryOptions,
+};

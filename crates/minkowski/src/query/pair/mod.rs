@@ -1,0 +1,37 @@
+//! Specialised routines for cheap shape pairs, each exact and faster than GJK/EPA on
+//! its pair. The dispatcher ([`crate::query::dispatch`]) picks them; they share the
+//! output convention of [`crate::query::Contact`]: signed distance, unit normal from A
+//! to B, witness points, all in A's local frame (the dispatcher moves them to the
+//! world frame).
+
+pub(crate) mod box_box;
+pub(crate) mod segment_segment;
+pub(crate) mod sphere_box;
+pub(crate) mod sphere_sphere;
+
+use crate::math::{Point, Real, Vector};
+
+/// A contact in A's local frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LocalContact {
+    /// Signed distance (negative = penetration depth).
+    pub distance: Real,
+    /// Unit normal from A towards B.
+    pub normal: Vector,
+    /// Point on A.
+    pub point_a: Point,
+    /// Point on B.
+    pub point_b: Point,
+}
+
+impl LocalContact {
+    /// The same contact seen from the other shape (A and B swapped).
+    pub fn swapped(self) -> Self {
+        Self {
+            distance: self.distance,
+            normal: -self.normal,
+            point_a: self.point_b,
+            point_b: self.point_a,
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Closest points of two segments (capsule–capsule, and any two segment cores).
+//!
+//! Minimise `‖(p1 + s d1) − (p2 + t d2)‖²` over `s, t ∈ [0, 1]`: a convex quadratic in
+//! two variables. Its unconstrained minimiser (the common perpendicular of the lines)
+//! is clamped to the square edge by edge, the standard derivation of Ericson, *Real-Time
+//! Collision Detection*, §5.1.9, including his handling of degenerate (point) segments
+//! and parallel lines.
+
+use super::LocalContact;
+use crate::math::{any_orthogonal, Point, Real, Vector};
+
+/// Closest points `(on segment 1, on segment 2)`.
+pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point) {
+    let d1 = q1 - p1;
+    let d2 = q2 - p2;
+    let r = p1 - p2;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    let (s, t);
+    if a <= 0.0 && e <= 0.0 {
+        return (p1, p2);
+    }
+    if a <= 0.0 {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= 0.0 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            // Parallel lines (denom = 0): any s works; take s = 0 and let t follow.
+            let s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (p1 + d1 * s, p2 + d2 * t)
+}
+
+/// Contact between segment `p1 q1` inflated by `r1` (A) and `p2 q2` inflated by `r2`
+/// (B). When the segments themselves intersect, the normal is the common perpendicular
+/// of their lines (or any perpendicular when they are parallel) oriented from A's
+/// centre towards B's; the depth is then exact only up to the segments' own (zero)
+/// thickness, which is why the dispatcher uses this routine only when the segment cores
+/// are apart.
+pub(crate) fn contact(
+    p1: Point,
+    q1: Point,
+    r1: Real,
+    p2: Point,
+    q2: Point,
+    r2: Real,
+) -> LocalContact {
+    let (ca, cb) = closest_points(p1, q1, p2, q2);
+    let d = cb - ca;
+    let len = d.length();
+    let normal = if len > 0.0 {
+        d / len
+    } else {
+        let n = (q1 - p1).cross(q2 - p2);
+        let n = if n.length_squared() > 0.0 {
+            n.normalize()
+        } else {
+            any_orthogonal(if (q1 - p1).length_squared() > 0.0 {
+                q1 - p1
+            } else {
+                Vector::Y
+            })
+        };
+        let towards = (p2 + q2 - p1 - q1) * 0.5;
+        if n.dot(towards) < 0.0 {
+            -n
+        } else {
+            n
+        }
+    };
+    LocalContact {
+        distance: len - r1 - r2,
+        normal,
+        point_a: ca + normal * r1,
+        point_b: cb - normal * r2,
+    }
+}

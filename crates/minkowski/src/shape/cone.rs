@@ -1,0 +1,60 @@
+//! A cone along local +Y.
+
+use super::cylinder::disc_support;
+use super::{check_length, ShapeError};
+use crate::bounding::Aabb;
+use crate::math::{Point, Real, Vector};
+use crate::support::SupportMap;
+
+/// A solid cone: base disc of radius `r` at `y = -h`, apex at `(0, h, 0)`.
+///
+/// The origin is the middle of the axis, not the centroid (which is at `y = -h/2`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cone {
+    half_height: Real,
+    radius: Real,
+}
+
+impl Cone {
+    /// A cone of half height `half_height` and base radius `radius` (lengths, `>= 0`).
+    ///
+    /// # Errors
+    /// [`ShapeError::InvalidLength`] / [`ShapeError::OutOfRange`] for a bad length.
+    pub fn new(half_height: Real, radius: Real) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_length("cone", "half_height", half_height)?,
+            radius: check_length("cone", "radius", radius)?,
+        })
+    }
+
+    /// Half the height (apex at `+half_height`, base at `-half_height`).
+    pub fn half_height(&self) -> Real {
+        self.half_height
+    }
+
+    /// The base radius.
+    pub fn radius(&self) -> Real {
+        self.radius
+    }
+
+    /// Bounding box in the local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        let e = Vector::new(self.radius, self.half_height, self.radius);
+        Aabb::new(-e, e)
+    }
+}
+
+impl SupportMap for Cone {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        let h = self.half_height;
+        let (x, z) = disc_support(dir, self.radius);
+        let base = Vector::new(x, -h, z);
+        // The apex wins when it is at least as far along dir as the best rim point.
+        if dir.y * h >= base.dot(dir) {
+            Vector::new(0.0, h, 0.0)
+        } else {
+            base
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! A box centred at the origin.
+
+use super::{check_extents, ShapeError};
+use crate::bounding::Aabb;
+use crate::math::{Point, Vector};
+use crate::support::SupportMap;
+
+/// An axis-aligned box `[-h, h]` in its local frame (`h` = half extents).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cuboid {
+    half_extents: Vector,
+}
+
+impl Cuboid {
+    /// A box with the given half extents (lengths, each finite and `>= 0`).
+    ///
+    /// # Errors
+    /// [`ShapeError::InvalidLength`] / [`ShapeError::OutOfRange`] for a bad extent.
+    pub fn new(half_extents: Vector) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_extents: check_extents("cuboid", "half_extents", half_extents)?,
+        })
+    }
+
+    /// The half extents.
+    pub fn half_extents(&self) -> Vector {
+        self.half_extents
+    }
+
+    /// The eight corners, in the order of the sign bits of the index (bit 0 → x).
+    pub fn vertices(&self) -> [Point; 8] {
+        let h = self.half_extents;
+        core::array::from_fn(|i| {
+            Vector::new(
+                if i & 1 == 0 { -h.x } else { h.x },
+                if i & 2 == 0 { -h.y } else { h.y },
+                if i & 4 == 0 { -h.z } else { h.z },
+            )
+        })
+    }
+
+    /// Bounding box in the local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        Aabb::new(-self.half_extents, self.half_extents)
+    }
+}
+
+impl SupportMap for Cuboid {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        let h = self.half_extents;
+        Vector::new(
+            if dir.x < 0.0 { -h.x } else { h.x },
+            if dir.y < 0.0 { -h.y } else { h.y },
+            if dir.z < 0.0 { -h.z } else { h.z },
+        )
+    }
+}

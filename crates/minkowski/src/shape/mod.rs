@@ -1,0 +1,390 @@
+//! Convex shapes with analytic support maps.
+//!
+//! Every shape lives in its own local frame, centred at the origin unless it is given by
+//! explicit points. Shapes with an axis (capsule, cylinder, cone, pyramid) are aligned
+//! with local **+Y**. Lengths are in the caller's units.
+//!
+//! Constructors validate their input and return [`ShapeError`] for NaN, infinite,
+//! negative or out-of-range numbers and for empty point sets: a shape that exists is
+//! well formed.
+//!
+//! [`Shape`] is the runtime (enum) form used by the dispatcher and the CLI. Internally
+//! each shape splits into a *core* and a *margin* (a sphere is a point with margin `r`,
+//! a capsule a segment with margin `r`, [`RoundedShape`] adds its radius to its inner
+//! shape's margin): GJK runs on the cores, which is exact and far better conditioned
+//! than running it on curved surfaces.
+
+mod capsule;
+mod cone;
+mod convex_polyhedron;
+mod cuboid;
+mod cylinder;
+mod ellipsoid;
+mod point;
+mod pyramid;
+mod rounded;
+mod segment;
+mod sphere;
+pub mod tessellation;
+mod triangle;
+
+pub use capsule::Capsule;
+pub use cone::Cone;
+pub use convex_polyhedron::ConvexPolyhedron;
+pub use cuboid::Cuboid;
+pub use cylinder::Cylinder;
+pub use ellipsoid::Ellipsoid;
+pub use point::PointShape;
+pub use pyramid::Pyramid;
+pub use rounded::RoundedShape;
+pub use segment::Segment;
+pub use sphere::Sphere;
+pub use triangle::Triangle;
+
+use crate::bounding::Aabb;
+use crate::math::{Point, Real, Vector};
+use crate::support::SupportMap;
+
+/// The largest magnitude accepted for any length or coordinate: `1e12` in `f32`, `1e100`
+/// in `f64`. Beyond it, the products GJK forms (volumes are cubes of lengths) could
+/// overflow to infinity, so such input is refused rather than answered with garbage.
+#[cfg(not(feature = "f64"))]
+pub const MAX_MAGNITUDE: Real = 1e12;
+/// The largest magnitude accepted for any length or coordinate: `1e12` in `f32`, `1e100`
+/// in `f64`. Beyond it, the products GJK forms (volumes are cubes of lengths) could
+/// overflow to infinity, so such input is refused rather than answered with garbage.
+#[cfg(feature = "f64")]
+pub const MAX_MAGNITUDE: Real = 1e100;
+
+/// Why a shape could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShapeError {
+    /// A length (radius, half extent, ...) is NaN, infinite, negative or larger than
+    /// [`MAX_MAGNITUDE`].
+    #[error("{shape} {field} must be finite and >= 0, got {value}")]
+    InvalidLength {
+        /// The shape being built, e.g. `"sphere"`.
+        shape: &'static str,
+        /// The offending field, e.g. `"radius"`.
+        field: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// A length or coordinate has a magnitude above [`MAX_MAGNITUDE`].
+    #[error("{shape} {field} magnitude must be <= {max}, got {value}")]
+    OutOfRange {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// The value given.
+        value: Real,
+        /// The limit, [`MAX_MAGNITUDE`].
+        max: Real,
+    },
+    /// A point has a NaN or infinite coordinate.
+    #[error("{shape} {field} must have finite coordinates, got [{x}, {y}, {z}]")]
+    NonFinitePoint {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field, e.g. `"points[3]"`.
+        field: String,
+        /// x coordinate given.
+        x: Real,
+        /// y coordinate given.
+        y: Real,
+        /// z coordinate given.
+        z: Real,
+    },
+    /// A point set that must not be empty is empty.
+    #[error("{shape} needs at least one point")]
+    EmptyPointSet {
+        /// The shape being built.
+        shape: &'static str,
+    },
+}
+
+/// Checks a length: finite, `>= 0`, at most [`MAX_MAGNITUDE`].
+pub(crate) fn check_length(
+    shape: &'static str,
+    field: &'static str,
+    value: Real,
+) -> Result<Real, ShapeError> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(ShapeError::InvalidLength {
+            shape,
+            field,
+            value,
+        });
+    }
+    if value > MAX_MAGNITUDE {
+        return Err(ShapeError::OutOfRange {
+            shape,
+            field,
+            value,
+            max: MAX_MAGNITUDE,
+        });
+    }
+    Ok(value)
+}
+
+/// Checks a point: finite coordinates of magnitude at most [`MAX_MAGNITUDE`].
+pub(crate) fn check_point(
+    shape: &'static str,
+    field: impl Fn() -> String,
+    p: Point,
+) -> Result<Point, ShapeError> {
+    if !p.is_finite() {
+        return Err(ShapeError::NonFinitePoint {
+            shape,
+            field: field(),
+            x: p.x,
+            y: p.y,
+            z: p.z,
+        });
+    }
+    let m = p.abs().max_element();
+    if m > MAX_MAGNITUDE {
+        return Err(ShapeError::OutOfRange {
+            shape,
+            field: "point coordinate",
+            value: m,
+            max: MAX_MAGNITUDE,
+        });
+    }
+    Ok(p)
+}
+
+/// Checks three lengths (half extents, radii).
+pub(crate) fn check_extents(
+    shape: &'static str,
+    field: &'static str,
+    v: Vector,
+) -> Result<Vector, ShapeError> {
+    for c in v.to_array() {
+        check_length(shape, field, c)?;
+    }
+    Ok(v)
+}
+
+/// Any convex shape, for runtime dispatch (the CLI, heterogeneous scenes).
+///
+/// Statically typed code can use the concrete shape types directly with the generic
+/// queries in [`crate::query::gjk`] and [`crate::query::epa`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A ball.
+    Sphere(Sphere),
+    /// A box.
+    Cuboid(Cuboid),
+    /// A segment along Y swept by a ball.
+    Capsule(Capsule),
+    /// A cylinder along Y.
+    Cylinder(Cylinder),
+    /// A cone along Y, apex up.
+    Cone(Cone),
+    /// A rectangular pyramid along Y, apex up.
+    Pyramid(Pyramid),
+    /// An axis-aligned ellipsoid.
+    Ellipsoid(Ellipsoid),
+    /// A segment between two points.
+    Segment(Segment),
+    /// A triangle.
+    Triangle(Triangle),
+    /// A single point.
+    Point(PointShape),
+    /// The convex hull of a point cloud.
+    Convex(ConvexPolyhedron),
+    /// Any shape inflated by a ball.
+    Rounded(RoundedShape),
+}
+
+/// A borrowed view of a shape's core (the part GJK runs on); see [`Shape::core`].
+#[derive(Debug, Clone, Copy)]
+pub enum CoreShape<'a> {
+    /// A point (the core of a sphere).
+    Point(PointShape),
+    /// A segment (the core of a capsule).
+    Segment(Segment),
+    /// A box.
+    Cuboid(&'a Cuboid),
+    /// A cylinder.
+    Cylinder(&'a Cylinder),
+    /// A cone.
+    Cone(&'a Cone),
+    /// A pyramid.
+    Pyramid(&'a Pyramid),
+    /// An ellipsoid.
+    Ellipsoid(&'a Ellipsoid),
+    /// A triangle.
+    Triangle(&'a Triangle),
+    /// A point cloud hull.
+    Convex(&'a ConvexPolyhedron),
+}
+
+/// Runs `$body` with `$s` bound to the concrete support map inside a [`CoreShape`], so
+/// that generic code is monomorphised per shape type instead of matching per call.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_core {
+    ($core:expr, $s:ident => $body:expr) => {
+        match $core {
+            $crate::shape::CoreShape::Point(ref p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Segment(ref p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Cuboid(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Cylinder(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Cone(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Pyramid(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Ellipsoid(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Triangle(p) => {
+                let $s = p;
+                $body
+            }
+            $crate::shape::CoreShape::Convex(p) => {
+                let $s = p;
+                $body
+            }
+        }
+    };
+}
+
+impl SupportMap for CoreShape<'_> {
+    fn local_support(&self, dir: Vector) -> Point {
+        with_core!(*self, s => s.local_support(dir))
+    }
+    fn local_center(&self) -> Point {
+        with_core!(*self, s => s.local_center())
+    }
+}
+
+impl Shape {
+    /// The shape's name as used by the query protocol (`"sphere"`, `"cuboid"`, ...).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Shape::Sphere(_) => "sphere",
+            Shape::Cuboid(_) => "cuboid",
+            Shape::Capsule(_) => "capsule",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Cone(_) => "cone",
+            Shape::Pyramid(_) => "pyramid",
+            Shape::Ellipsoid(_) => "ellipsoid",
+            Shape::Segment(_) => "segment",
+            Shape::Triangle(_) => "triangle",
+            Shape::Point(_) => "point",
+            Shape::Convex(_) => "convex",
+            Shape::Rounded(_) => "rounded",
+        }
+    }
+
+    /// Splits the shape into its core and margin: the shape is exactly
+    /// `core ⊕ ball(margin)`. Spheres become points, capsules segments, and rounded
+    /// shapes add their radius to their inner shape's margin.
+    pub fn core(&self) -> (CoreShape<'_>, Real) {
+        match self {
+            Shape::Sphere(s) => (CoreShape::Point(PointShape::ORIGIN), s.radius()),
+            Shape::Capsule(c) => (CoreShape::Segment(c.segment()), c.radius()),
+            Shape::Cuboid(s) => (CoreShape::Cuboid(s), 0.0),
+            Shape::Cylinder(s) => (CoreShape::Cylinder(s), 0.0),
+            Shape::Cone(s) => (CoreShape::Cone(s), 0.0),
+            Shape::Pyramid(s) => (CoreShape::Pyramid(s), 0.0),
+            Shape::Ellipsoid(s) => (CoreShape::Ellipsoid(s), 0.0),
+            Shape::Segment(s) => (CoreShape::Segment(*s), 0.0),
+            Shape::Triangle(s) => (CoreShape::Triangle(s), 0.0),
+            Shape::Point(s) => (CoreShape::Point(*s), 0.0),
+            Shape::Convex(s) => (CoreShape::Convex(s), 0.0),
+            Shape::Rounded(r) => {
+                let (core, margin) = r.inner().core();
+                (core, margin + r.radius())
+            }
+        }
+    }
+
+    /// The shape's bounding box in its local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        match self {
+            Shape::Sphere(s) => s.local_aabb(),
+            Shape::Cuboid(s) => s.local_aabb(),
+            Shape::Capsule(s) => s.local_aabb(),
+            Shape::Cylinder(s) => s.local_aabb(),
+            Shape::Cone(s) => s.local_aabb(),
+            Shape::Pyramid(s) => s.local_aabb(),
+            Shape::Ellipsoid(s) => s.local_aabb(),
+            Shape::Segment(s) => s.local_aabb(),
+            Shape::Triangle(s) => s.local_aabb(),
+            Shape::Point(s) => s.local_aabb(),
+            Shape::Convex(s) => s.local_aabb(),
+            Shape::Rounded(s) => s.local_aabb(),
+        }
+    }
+
+    /// Radius of the smallest origin-centred ball containing the shape (an upper
+    /// bound); used to set scale-relative tolerances.
+    pub fn bounding_radius(&self) -> Real {
+        let aabb = self.local_aabb();
+        aabb.mins.abs().max(aabb.maxs.abs()).length()
+    }
+}
+
+impl SupportMap for Shape {
+    fn local_support(&self, dir: Vector) -> Point {
+        let (core, margin) = self.core();
+        let p = core.local_support(dir);
+        if margin > 0.0 {
+            p + dir.normalize_or_zero() * margin
+        } else {
+            p
+        }
+    }
+    fn local_center(&self) -> Point {
+        self.core().0.local_center()
+    }
+}
+
+macro_rules! impl_from_for_shape {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        $(impl From<$ty> for Shape {
+            fn from(s: $ty) -> Self {
+                Shape::$variant(s)
+            }
+        })*
+    };
+}
+
+impl_from_for_shape!(
+    Sphere(Sphere),
+    Cuboid(Cuboid),
+    Capsule(Capsule),
+    Cylinder(Cylinder),
+    Cone(Cone),
+    Pyramid(Pyramid),
+    Ellipsoid(Ellipsoid),
+    Segment(Segment),
+    Triangle(Triangle),
+    Point(PointShape),
+    Convex(ConvexPolyhedron),
+    Rounded(RoundedShape),
+);
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,59 @@
+//! A segment between two points.
+
+use super::{check_point, ShapeError};
+use crate::bounding::Aabb;
+use crate::math::{Point, Vector};
+use crate::support::SupportMap;
+
+/// The segment between `a` and `b` (local frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    a: Point,
+    b: Point,
+}
+
+impl Segment {
+    /// The segment from `a` to `b` (coordinates finite; `a == b` is allowed).
+    ///
+    /// # Errors
+    /// [`ShapeError::NonFinitePoint`] / [`ShapeError::OutOfRange`] for a bad endpoint.
+    pub fn new(a: Point, b: Point) -> Result<Self, ShapeError> {
+        Ok(Self {
+            a: check_point("segment", || "a".into(), a)?,
+            b: check_point("segment", || "b".into(), b)?,
+        })
+    }
+
+    pub(crate) fn new_unchecked(a: Point, b: Point) -> Self {
+        Self { a, b }
+    }
+
+    /// First endpoint.
+    pub fn a(&self) -> Point {
+        self.a
+    }
+
+    /// Second endpoint.
+    pub fn b(&self) -> Point {
+        self.b
+    }
+
+    /// Bounding box in the local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        Aabb::new(self.a.min(self.b), self.a.max(self.b))
+    }
+}
+
+impl SupportMap for Segment {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        if self.b.dot(dir) > self.a.dot(dir) {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    fn local_center(&self) -> Point {
+        (self.a + self.b) * 0.5
+    }
+}

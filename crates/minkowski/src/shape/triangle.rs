@@ -1,0 +1,59 @@
+//! A triangle.
+
+use super::{check_point, ShapeError};
+use crate::bounding::Aabb;
+use crate::math::{Point, Vector};
+use crate::support::SupportMap;
+
+/// The (solid, two-sided) triangle `abc` in the local frame. Degenerate triangles
+/// (collinear or coincident corners) are allowed and behave as their hull.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Triangle {
+    a: Point,
+    b: Point,
+    c: Point,
+}
+
+impl Triangle {
+    /// The triangle with corners `a`, `b`, `c` (finite coordinates).
+    ///
+    /// # Errors
+    /// [`ShapeError::NonFinitePoint`] / [`ShapeError::OutOfRange`] for a bad corner.
+    pub fn new(a: Point, b: Point, c: Point) -> Result<Self, ShapeError> {
+        Ok(Self {
+            a: check_point("triangle", || "a".into(), a)?,
+            b: check_point("triangle", || "b".into(), b)?,
+            c: check_point("triangle", || "c".into(), c)?,
+        })
+    }
+
+    /// The corners `[a, b, c]`.
+    pub fn vertices(&self) -> [Point; 3] {
+        [self.a, self.b, self.c]
+    }
+
+    /// Bounding box in the local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        Aabb::new(
+            self.a.min(self.b).min(self.c),
+            self.a.max(self.b).max(self.c),
+        )
+    }
+}
+
+impl SupportMap for Triangle {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        let (da, db, dc) = (self.a.dot(dir), self.b.dot(dir), self.c.dot(dir));
+        if da >= db && da >= dc {
+            self.a
+        } else if db >= dc {
+            self.b
+        } else {
+            self.c
+        }
+    }
+    fn local_center(&self) -> Point {
+        (self.a + self.b + self.c) / 3.0
+    }
+}

@@ -1,0 +1,244 @@
+//! Support maps and the small adapters that compose them.
+//!
+//! A convex set `C` is fully described, for GJK and EPA, by its *support map*
+//! `s_C(d) = argmax_{x ∈ C} x · d`: the point of `C` furthest along the direction `d`.
+//! Every shape implements the one required method, [`SupportMap::local_support`], in its
+//! own local frame; everything else is an adapter that wraps a support map into another:
+//!
+//! | adapter | set it describes | support |
+//! |---|---|---|
+//! | [`Transformed`] | `pose(C)` | `pose(s_C(R⁻¹ d))` — the *direction* is moved into the local frame, never the shape |
+//! | [`Rounded`] | `C ⊕ ball(r)` | `s_C(d) + r d/‖d‖` |
+//! | [`MinkowskiDifference`] | `A ⊖ B = {a − b}` | `s_A(d) − s_B(−d)`, keeping both source points |
+//! | [`Swept`] | `conv(C ∪ (C + m))` | `s_C(d) + m` when `m · d > 0`, else `s_C(d)` |
+//!
+//! Adapters take their inner map by value; pass a reference (`&shape`) to borrow, since
+//! `&S` is itself a support map.
+
+use crate::math::{Point, Pose, Real, Vector};
+
+/// A convex set given by its support function.
+///
+/// Implementors need only [`local_support`](SupportMap::local_support). The direction
+/// need not be unit length. For a zero direction any point of the set is a valid answer;
+/// implementations return some point of the set and never NaN.
+pub trait SupportMap {
+    /// A point of the set, in the set's local frame, maximising `p · dir`.
+    fn local_support(&self, dir: Vector) -> Point;
+
+    /// A point inside the set (its centre where it has one), in the local frame. GJK
+    /// uses the difference of two centres as its first search direction.
+    ///
+    /// The default is the local origin, which every built-in shape contains.
+    fn local_center(&self) -> Point {
+        Point::ZERO
+    }
+
+    /// The support value `h(dir) = max_{x ∈ C} x · dir` (a length times `‖dir‖`).
+    fn support_value(&self, dir: Vector) -> Real {
+        self.local_support(dir).dot(dir)
+    }
+}
+
+impl<S: SupportMap + ?Sized> SupportMap for &S {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        (**self).local_support(dir)
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        (**self).local_center()
+    }
+}
+
+impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        (**self).local_support(dir)
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        (**self).local_center()
+    }
+}
+
+/// A support map placed in space by a [`Pose`]: `pose(C)`.
+///
+/// Its "local" frame is the frame the pose maps into (usually the world frame).
+#[derive(Debug, Clone, Copy)]
+pub struct Transformed<S> {
+    /// The wrapped set, in its own local frame.
+    pub inner: S,
+    /// The pose that maps the inner set's local frame into this adapter's frame.
+    pub pose: Pose,
+}
+
+impl<S> Transformed<S> {
+    /// Places `inner` at `pose`.
+    pub fn new(inner: S, pose: Pose) -> Self {
+        Self { inner, pose }
+    }
+}
+
+impl<S: SupportMap> SupportMap for Transformed<S> {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        let local_dir = self.pose.inverse_transform_vector(dir);
+        self.pose
+            .transform_point(self.inner.local_support(local_dir))
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        self.pose.transform_point(self.inner.local_center())
+    }
+}
+
+/// The Minkowski sum of a set and a ball of radius `radius`: every point of the set
+/// "inflated" by `radius` (a sphere is a rounded point, a capsule a rounded segment).
+#[derive(Debug, Clone, Copy)]
+pub struct Rounded<S> {
+    /// The core set.
+    pub inner: S,
+    /// Radius of the ball added to the core (length, ≥ 0).
+    pub radius: Real,
+}
+
+impl<S> Rounded<S> {
+    /// Inflates `inner` by `radius`. The caller guarantees `radius` is finite and ≥ 0
+    /// (the validated shape [`crate::shape::RoundedShape`] checks it).
+    pub fn new(inner: S, radius: Real) -> Self {
+        Self { inner, radius }
+    }
+}
+
+impl<S: SupportMap> SupportMap for Rounded<S> {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        self.inner.local_support(dir) + dir.normalize_or_zero() * self.radius
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        self.inner.local_center()
+    }
+}
+
+/// The convex hull of a set and its copy translated by `motion`: the volume swept by a
+/// linear motion without rotation (seed 004's swept support).
+#[derive(Debug, Clone, Copy)]
+pub struct Swept<S> {
+    /// The set at the start of the motion.
+    pub inner: S,
+    /// Translation over the motion, in the inner set's frame.
+    pub motion: Vector,
+}
+
+impl<S> Swept<S> {
+    /// The volume swept by `inner` translated by `motion`.
+    pub fn new(inner: S, motion: Vector) -> Self {
+        Self { inner, motion }
+    }
+}
+
+impl<S: SupportMap> SupportMap for Swept<S> {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        let p = self.inner.local_support(dir);
+        if self.motion.dot(dir) > 0.0 {
+            p + self.motion
+        } else {
+            p
+        }
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        self.inner.local_center() + self.motion * 0.5
+    }
+}
+
+/// A point of a Minkowski difference `A ⊖ B` together with the two points it came from
+/// (seed 001's "Minkowski vectors"): `w = a − b`. Closest points and contact witnesses
+/// are recovered from `a` and `b` with the simplex's barycentric coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SupportPoint {
+    /// The point of the difference, `a − b`.
+    pub w: Vector,
+    /// The source point on A.
+    pub a: Point,
+    /// The source point on B.
+    pub b: Point,
+}
+
+/// The Minkowski difference `A ⊖ B = {a − b : a ∈ A, b ∈ B}` of two sets given in one
+/// common frame. The origin lies in `A ⊖ B` exactly when A and B intersect, and the
+/// distance from the origin to `A ⊖ B` is the distance between A and B.
+#[derive(Debug, Clone, Copy)]
+pub struct MinkowskiDifference<A, B> {
+    /// The first set.
+    pub a: A,
+    /// The second set, in the same frame as `a`.
+    pub b: B,
+}
+
+impl<A: SupportMap, B: SupportMap> MinkowskiDifference<A, B> {
+    /// `a ⊖ b`; both must be expressed in the same frame (wrap one in [`Transformed`]).
+    pub fn new(a: A, b: B) -> Self {
+        Self { a, b }
+    }
+
+    /// The support point of the difference along `dir`, with its sources:
+    /// `a = s_A(dir)`, `b = s_B(−dir)`.
+    #[inline]
+    pub fn support_point(&self, dir: Vector) -> SupportPoint {
+        let a = self.a.local_support(dir);
+        let b = self.b.local_support(-dir);
+        SupportPoint { w: a - b, a, b }
+    }
+}
+
+impl<A: SupportMap, B: SupportMap> SupportMap for MinkowskiDifference<A, B> {
+    #[inline]
+    fn local_support(&self, dir: Vector) -> Point {
+        self.support_point(dir).w
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        self.a.local_center() - self.b.local_center()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Cuboid, Segment, Sphere};
+
+    #[test]
+    fn swept_box_support_is_hull_of_start_and_end() {
+        let b = Cuboid::new(Vector::splat(1.0)).unwrap();
+        let s = Swept::new(&b, Vector::new(3.0, 0.0, 0.0));
+        assert_eq!(s.local_support(Vector::X), Vector::new(4.0, 1.0, 1.0));
+        // Ties (zero direction components) may pick any face point: compare values.
+        assert_eq!(s.local_support(-Vector::X).x, -1.0);
+        assert_eq!(s.support_value(Vector::new(-1.0, 1.0, 0.0)), 1.0 + 1.0);
+    }
+
+    #[test]
+    fn rounded_segment_is_a_capsule() {
+        let seg = Segment::new(Vector::new(0.0, -1.0, 0.0), Vector::new(0.0, 1.0, 0.0)).unwrap();
+        let r = Rounded::new(&seg, 0.5);
+        let p = r.local_support(Vector::new(1.0, 1.0, 0.0));
+        let expected = Vector::new(0.0, 1.0, 0.0) + Vector::new(1.0, 1.0, 0.0).normalize() * 0.5;
+        assert!((p - expected).length() < 1e-6);
+    }
+
+    #[test]
+    fn transformed_and_difference_agree_with_definitions() {
+        let s = Sphere::new(2.0).unwrap();
+        let pose = Pose::from_translation(Vector::new(5.0, 0.0, 0.0));
+        let t = Transformed::new(&s, pose);
+        assert!((t.local_support(Vector::X) - Vector::new(7.0, 0.0, 0.0)).length() < 1e-6);
+        let d = MinkowskiDifference::new(t, &s);
+        let sp = d.support_point(Vector::X);
+        assert!((sp.w - Vector::new(9.0, 0.0, 0.0)).length() < 1e-6);
+        assert!((sp.b - Vector::new(-2.0, 0.0, 0.0)).length() < 1e-6);
+    }
+}
