@@ -22,6 +22,10 @@ use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
 use crate::with_core;
 
+/// Below this separation (relative to the coordinates' magnitude) a GJK run that did not
+/// converge is handed to EPA for its normal.
+const NOISY_SEPARATION: Real = 1024.0 * crate::math::EPSILON;
+
 /// Options for the shape-level queries.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct QueryOptions {
@@ -196,37 +200,45 @@ pub fn closest_points_with(
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
-    let (core_distance, normal, pa, pb, status, iterations) =
-        if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
-            // Back out the core closest points from the analytic contact.
-            let d = c.distance + ma + mb;
+    // A closed form gives the core points while the cores are apart; when they overlap,
+    // GJK's simplex gives a point common to both (penetration witnesses need not be).
+    let closed = analytic(&ca, ma, &cb, mb, &rel)
+        .map(|(c, _)| (c, c.distance + ma + mb))
+        .filter(|&(_, core_distance)| core_distance > 0.0);
+    let (core_distance, normal, pa, pb, status, iterations) = if let Some((c, d)) = closed {
+        (
+            d,
+            c.normal,
+            c.point_a - c.normal * ma,
+            c.point_b + c.normal * mb,
+            QueryStatus::Converged,
+            0,
+        )
+    } else {
+        let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
+            gjk::run(&pair, Mode::Distance, &options.gjk, cache)
+        });
+        let (pa, pb) = g.simplex.witnesses();
+        if g.intersecting {
             (
-                d,
-                c.normal,
-                c.point_a - c.normal * ma,
-                c.point_b + c.normal * mb,
-                QueryStatus::Converged,
-                0,
+                0.0,
+                crate::math::Vector::ZERO,
+                pa,
+                pb,
+                g.status.into(),
+                g.iterations,
             )
         } else {
-            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
-                gjk::run(&pair, Mode::Distance, &options.gjk, cache)
-            });
-            let (pa, pb) = g.simplex.witnesses();
-            if g.intersecting {
-                (
-                    0.0,
-                    crate::math::Vector::ZERO,
-                    pa,
-                    pb,
-                    g.status.into(),
-                    g.iterations,
-                )
-            } else {
-                let d = g.vv.sqrt();
-                (d, -g.v / d, pa, pb, g.status.into(), g.iterations)
-            }
-        };
+            (
+                g.vv.sqrt(),
+                g.normal(),
+                pa,
+                pb,
+                g.status.into(),
+                g.iterations,
+            )
+        }
+    };
     let margin = ma + mb;
     let (distance, point_a, point_b) = if core_distance > margin {
         (core_distance - margin, pa + normal * ma, pb - normal * mb)
@@ -304,7 +316,12 @@ pub fn contact_with(
     let epa_opts: &EpaOptions = &options.epa;
     let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
         let g = gjk::run(&pair, Mode::Distance, &options.gjk, cache);
-        if g.intersecting {
+        // GJK that stopped short of its tolerance at a separation within the rounding
+        // zone has a noisy direction: let EPA, whose normals come from face edges, decide
+        // (it reports small separations too).
+        let noisy =
+            g.status != gjk::GjkStatus::Converged && g.vv.sqrt() <= NOISY_SEPARATION * g.scale;
+        if g.intersecting || noisy {
             let e = with_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
             (
                 LocalContact {
@@ -319,11 +336,10 @@ pub fn contact_with(
             )
         } else {
             let (pa, pb) = g.simplex.witnesses();
-            let d = g.vv.sqrt();
             (
                 LocalContact {
-                    distance: d,
-                    normal: -g.v / d,
+                    distance: g.vv.sqrt(),
+                    normal: g.normal(),
                     point_a: pa,
                     point_b: pb,
                 },

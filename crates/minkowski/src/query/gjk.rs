@@ -26,7 +26,8 @@
 //!
 //! The tolerances are relative: `ε_rel` bounds the distance error relative to the
 //! distance, and `ε_abs σ` is the floor set by rounding, where `σ` is the largest
-//! support point norm seen (the magnitude of the numbers GJK subtracts). The strict
+//! coordinate of the source points seen (the magnitude of the numbers GJK subtracts:
+//! two nearly touching shapes give a tiny `w = a − b` made of large `a` and `b`). The strict
 //! progress check (Jolt does the same) makes the loop stop where rounding would
 //! otherwise make it cycle; an iteration bound makes it stop in every case, and the
 //! result says which of these happened.
@@ -106,7 +107,7 @@ pub struct GjkOptions {
     /// bounds is at most `rel_tolerance × distance` (plus the absolute floor).
     pub rel_tolerance: Real,
     /// Absolute floor, relative to the scale of the problem: the gap may be as large as
-    /// `abs_tolerance × σ`, with `σ` the largest support-point norm seen; distances below
+    /// `abs_tolerance × σ`, with `σ` the largest source-point coordinate seen; distances below
     /// it count as touching (intersecting).
     pub abs_tolerance: Real,
     /// Plain or Nesterov-accelerated iteration.
@@ -255,8 +256,16 @@ pub(crate) struct LocalGjk {
     pub intersecting: bool,
     pub status: GjkStatus,
     pub iterations: u32,
-    /// Largest support-point norm seen.
+    /// Largest coordinate magnitude of the support points' sources seen.
     pub scale: Real,
+}
+
+/// The magnitude of the numbers a support point was computed from: the rounding floor
+/// of `w = a − b` is set by `|a|` and `|b|`, not by `|w|` (nearly touching shapes far
+/// from their frame's origin have a tiny `w` made of large numbers).
+#[inline]
+fn magnitude(sp: &SupportPoint) -> Real {
+    sp.a.abs().max_element().max(sp.b.abs().max_element())
 }
 
 pub(crate) fn run<A, B>(
@@ -290,7 +299,7 @@ where
         for i in 0..c.len as usize {
             let sp = pair.support(c.dirs[i]);
             if !out.simplex.contains(sp.w, 0.0) {
-                out.scale = out.scale.max(sp.w.length());
+                out.scale = out.scale.max(magnitude(&sp));
                 out.simplex.push(sp, c.dirs[i]);
             }
         }
@@ -315,6 +324,8 @@ where
     }
 
     let mut momentum = opts.variant == GjkVariant::Nesterov;
+    let mut restarted = false;
+    let mut best_before_restart: Option<(Simplex, Vector, Real)> = None;
     let mut d_prev = out.v;
     let mut w_prev = out.v;
     let mut k: u32 = 0;
@@ -341,7 +352,7 @@ where
             out.status = GjkStatus::NumericalLimit;
             break;
         }
-        out.scale = out.scale.max(w.length());
+        out.scale = out.scale.max(magnitude(&sp));
 
         // Every support point certifies a lower bound on the distance.
         let dir_len = dir.length();
@@ -382,6 +393,16 @@ where
                 momentum = false;
                 continue;
             }
+            if !restarted {
+                // A simplex that mixes far and near vertices can lose the precision
+                // to progress (curved rims against flat faces near contact). Start once
+                // more from the best direction with an empty simplex.
+                restarted = true;
+                best_before_restart = Some((out.simplex, out.v, out.vv));
+                out.simplex = Simplex::new();
+                out.vv = Real::INFINITY;
+                continue;
+            }
             out.status = GjkStatus::NumericalLimit;
             break;
         }
@@ -395,6 +416,13 @@ where
             break;
         }
     }
+    if let Some((simplex, v, vv)) = best_before_restart {
+        if !out.intersecting && vv < out.vv {
+            out.simplex = simplex;
+            out.v = v;
+            out.vv = vv;
+        }
+    }
     if out.intersecting && margin == 0.0 {
         out.lower = 0.0;
     }
@@ -402,6 +430,42 @@ where
         c.store(&out.simplex);
     }
     out
+}
+
+impl LocalGjk {
+    /// Unit normal from A towards B in A's frame (meaningful when not intersecting).
+    ///
+    /// `v` is exactly perpendicular to the simplex feature it lies on, but when `v` is
+    /// tiny its direction is rounding noise, and a normal that leaves the feature's normal
+    /// cone misstates the gap in proportion to the feature's size. So the normal is
+    /// projected back: for a triangle it is the triangle's own normal (from its edges,
+    /// accurate whatever `‖v‖`), for a segment `−v/‖v‖` with its component along the
+    /// segment removed; for a point the normal cone is wide and `−v/‖v‖` is the answer.
+    pub fn normal(&self) -> Vector {
+        let v_dir = -self.v / self.vv.sqrt();
+        if self.simplex.len == 2 {
+            let e = self.simplex.verts[1].w - self.simplex.verts[0].w;
+            let ee = e.length_squared();
+            if ee > 0.0 {
+                if let Some(n) = (v_dir - e * (v_dir.dot(e) / ee)).try_normalize() {
+                    return n;
+                }
+            }
+        }
+        if self.simplex.len == 3 {
+            let [a, b, c] = [0, 1, 2].map(|i| self.simplex.verts[i].w);
+            let m = (b - a).cross(c - a).normalize_or_zero();
+            let side = m.dot(a + b + c);
+            if m != Vector::ZERO && side != 0.0 {
+                let n = if side > 0.0 { -m } else { m };
+                // Only when it agrees with v (guards against a sliver triangle).
+                if n.dot(v_dir) > 0.5 {
+                    return n;
+                }
+            }
+        }
+        v_dir
+    }
 }
 
 /// Distance and closest points between two convex shapes.
@@ -438,8 +502,7 @@ pub(crate) fn to_world(r: &LocalGjk, pose_a: &Pose) -> GjkResult {
     let (distance, normal) = if r.intersecting {
         (0.0, Vector::ZERO)
     } else {
-        let d = r.vv.sqrt();
-        (d, pose_a.transform_vector(-r.v / d))
+        (r.vv.sqrt(), pose_a.transform_vector(r.normal()))
     };
     GjkResult {
         status: r.status,

@@ -193,12 +193,23 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
     ];
     if cs.iter().all(|&ci| same_sign(mu, ci)) {
         let bary = [cs[0] / mu, cs[1] / mu, cs[2] / mu, cs[3] / mu];
-        return Projection {
-            v: Vector::ZERO,
-            vv: 0.0,
-            bary,
-            mask: 0b1111,
-        };
+        // A thin tetrahedron's volume ratios are inaccurate: if they do not reproduce the
+        // origin, the origin lies on a face within rounding, and that face's (well
+        // conditioned) projection is the better answer.
+        let residual = a * bary[0] + b * bary[1] + c * bary[2] + d * bary[3];
+        if residual.length() <= 64.0 * EPSILON * e {
+            return Projection {
+                v: Vector::ZERO,
+                vv: 0.0,
+                bary,
+                mask: 0b1111,
+            };
+        }
+        let mut best = triangle(w, 0, 1, 2);
+        for &(i, j, k) in &faces[..3] {
+            best = best.closer(Some(triangle(w, i, j, k)));
+        }
+        return best;
     }
     let mut best: Option<Projection> = None;
     for (m, &(i, j, k)) in faces.iter().enumerate() {
@@ -207,6 +218,14 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
         }
     }
     best.unwrap_or_else(|| triangle(w, 0, 1, 2))
+}
+
+/// The point of triangle `abc` closest to the origin and its barycentric coordinates
+/// (for EPA's faces; the same point location as the simplex's triangle case).
+pub(crate) fn closest_on_triangle(a: Vector, b: Vector, c: Vector) -> (Vector, [Real; 3]) {
+    let w = [a, b, c, Vector::ZERO];
+    let p = triangle(&w, 0, 1, 2);
+    (p.v, [p.bary[0], p.bary[1], p.bary[2]])
 }
 
 impl Simplex {

@@ -11,6 +11,12 @@ use crate::math::{any_orthogonal, Point, Real, Vector};
 
 /// Closest points `(on segment 1, on segment 2)`.
 pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point) {
+    let (a, b, _, _) = closest_parameters(p1, q1, p2, q2);
+    (a, b)
+}
+
+/// Closest points and their parameters `s, t ∈ [0, 1]` along each segment.
+fn closest_parameters(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point, Real, Real) {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
@@ -19,7 +25,7 @@ pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Poi
     let f = d2.dot(r);
     let (s, t);
     if a <= 0.0 && e <= 0.0 {
-        return (p1, p2);
+        return (p1, p2, 0.0, 0.0);
     }
     if a <= 0.0 {
         s = 0.0;
@@ -51,7 +57,35 @@ pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Poi
             }
         }
     }
-    (p1 + d1 * s, p2 + d2 * t)
+    (p1 + d1 * s, p2 + d2 * t, s, t)
+}
+
+/// Projects a direction from A towards B onto the normal cone of the closest features:
+/// perpendicular to a segment whose closest point is interior, and not pointing back
+/// along a segment from its closest endpoint (A's points must not get closer to B along
+/// A, nor B's to A along B). Near contact, `d`'s direction carries rounding noise that
+/// can leave the cone; this keeps the normal valid.
+fn into_normal_cone(n: Vector, d1: Vector, s: Real, d2: Vector, t: Real) -> Vector {
+    let mut m = n;
+    // (segment direction, sign the normal's component along it must have: 0 = none)
+    for (dir, param, sign_at_start) in [(d1, s, -1.0), (d2, t, 1.0)] {
+        let len2 = dir.length_squared();
+        if len2 <= 0.0 {
+            continue;
+        }
+        let along = m.dot(dir);
+        let required = if param <= 0.0 {
+            sign_at_start
+        } else if param >= 1.0 {
+            -sign_at_start
+        } else {
+            0.0
+        };
+        if required == 0.0 || along * required < 0.0 {
+            m -= dir * (along / len2);
+        }
+    }
+    m.try_normalize().unwrap_or(n)
 }
 
 /// Contact between segment `p1 q1` inflated by `r1` (A) and `p2 q2` inflated by `r2`
@@ -68,18 +102,37 @@ pub(crate) fn contact(
     q2: Point,
     r2: Real,
 ) -> LocalContact {
-    let (ca, cb) = closest_points(p1, q1, p2, q2);
+    let (ca, cb, s, t) = closest_parameters(p1, q1, p2, q2);
     let d = cb - ca;
     let len = d.length();
-    let normal = if len > 0.0 {
-        d / len
-    } else {
-        let n = (q1 - p1).cross(q2 - p2);
-        let n = if n.length_squared() > 0.0 {
-            n.normalize()
+    let (d1, d2) = (q1 - p1, q2 - p2);
+    let across = d1.cross(d2);
+    let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
+    let normal = if interior && across.length_squared() > 0.0 {
+        // Both points inside their segments: the only normal is the common perpendicular,
+        // taken from the directions (exact) rather than from `d`, whose direction is
+        // rounding noise when the segments nearly touch.
+        let n = across.normalize();
+        let towards = if len > 0.0 {
+            d
         } else {
-            any_orthogonal(if (q1 - p1).length_squared() > 0.0 {
-                q1 - p1
+            (p2 + q2 - p1 - q1) * 0.5
+        };
+        if n.dot(towards) < 0.0 {
+            -n
+        } else {
+            n
+        }
+    } else if len > 0.0 {
+        into_normal_cone(d / len, d1, s, d2, t)
+    } else {
+        // The segments meet: any unit vector perpendicular to both (or to the one line,
+        // when parallel) is a valid normal; orient it from A's centre towards B's.
+        let n = if across.length_squared() > 0.0 {
+            across.normalize()
+        } else {
+            any_orthogonal(if d1.length_squared() > 0.0 {
+                d1
             } else {
                 Vector::Y
             })
