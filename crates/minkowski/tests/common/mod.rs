@@ -15,6 +15,8 @@
 //!   an upper bound on the distance), plus a global search over directions for
 //!   penetration depth.
 #![allow(dead_code)]
+// Conversions to f64 are no-ops in the f64 build.
+#![allow(clippy::unnecessary_cast)]
 
 use glam::{DQuat, DVec3};
 use minkowski::shape::{

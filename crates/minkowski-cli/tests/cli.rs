@@ -1,0 +1,337 @@
+//! The `minkowski query` tool end to end: hostile lines get typed errors and the tool
+//! goes on; valid lines get answers that match closed forms; ids are echoed verbatim.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], input: &[u8]) -> (i32, Vec<Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn minkowski");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).expect("utf-8 output");
+    let lines = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad output line {l}: {e}")))
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        lines,
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn query(line: &str) -> Value {
+    let (code, lines, _) = run(&["query"], format!("{line}\n").as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(lines.len(), 1);
+    lines.into_iter().next().unwrap()
+}
+
+const SPHERE: &str = r#"{"type": "sphere", "radius": 1}"#;
+
+/// Every line here must be answered with an error of the given kind.
+fn hostile_lines() -> Vec<(String, &'static str)> {
+    let q = |a: &str, extra: &str| {
+        format!(r#"{{"id": 1, "query": "contact", "a": {a}, "b": {SPHERE}{extra}}}"#)
+    };
+    let mut deep = String::new();
+    for _ in 0..300 {
+        deep.push_str(r#"{"type": "rounded", "radius": 0.1, "shape": "#);
+    }
+    deep.push_str(SPHERE);
+    for _ in 0..300 {
+        deep.push('}');
+    }
+    vec![
+        ("not json".into(), "invalid_json"),
+        ("{\"id\": 1, \"query\": ".into(), "invalid_json"),
+        ("[1, 2, 3]".into(), "invalid_query"),
+        ("42".into(), "invalid_query"),
+        ("null".into(), "invalid_query"),
+        ("\"contact\"".into(), "invalid_query"),
+        ("{}".into(), "invalid_query"),
+        (
+            r#"{"id": 1, "query": 7, "a": {}, "b": {}}"#.into(),
+            "invalid_query",
+        ),
+        (
+            r#"{"id": 1, "query": "explode", "a": {}, "b": {}}"#.into(),
+            "invalid_query",
+        ),
+        (
+            format!(r#"{{"id": 1, "query": "contact", "a": {SPHERE}}}"#),
+            "invalid_query",
+        ),
+        (q(r#"{"radius": 1}"#, ""), "invalid_shape"),
+        (q(r#"{"type": 3}"#, ""), "invalid_shape"),
+        (q(r#"{"type": "blob"}"#, ""), "invalid_shape"),
+        (q(r#""sphere""#, ""), "invalid_shape"),
+        (q(r#"{"type": "sphere"}"#, ""), "invalid_shape"),
+        (
+            q(r#"{"type": "sphere", "radius": -1}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "sphere", "radius": "NaN"}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "sphere", "radius": null}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "sphere", "radius": 1e400}"#, ""),
+            "invalid_json",
+        ),
+        (
+            q(r#"{"type": "sphere", "radius": 1e200}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "cuboid", "half_extents": [1, 1]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "cuboid", "half_extents": [1, "a", 1]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "cuboid", "half_extents": [1, -2, 1]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "cuboid", "half_extents": 1}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "capsule", "half_height": 1}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(
+                r#"{"type": "cylinder", "half_height": -1, "radius": 1}"#,
+                "",
+            ),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "cone", "half_height": 1, "radius": -0.5}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "pyramid", "half_extents": [1, 1, -1]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "ellipsoid", "radii": [1, 1]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "segment", "a": [0, 0, 0]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(
+                r#"{"type": "segment", "a": [0, 0, 0], "b": [1e300, 0, 0]}"#,
+                "",
+            ),
+            "invalid_shape",
+        ),
+        (
+            q(
+                r#"{"type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0]}"#,
+                "",
+            ),
+            "invalid_shape",
+        ),
+        (q(r#"{"type": "point", "p": [0, 0]}"#, ""), "invalid_shape"),
+        (
+            q(r#"{"type": "convex", "points": []}"#, ""),
+            "invalid_shape",
+        ),
+        (q(r#"{"type": "convex"}"#, ""), "invalid_shape"),
+        (
+            q(r#"{"type": "convex", "points": [[0, 0, 0], [1, 0]]}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "convex", "points": "many"}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(r#"{"type": "rounded", "radius": 1}"#, ""),
+            "invalid_shape",
+        ),
+        (
+            q(
+                &format!(r#"{{"type": "rounded", "radius": -1, "shape": {SPHERE}}}"#),
+                "",
+            ),
+            "invalid_shape",
+        ),
+        (q(&deep, ""), "invalid_json"),
+        (
+            q(SPHERE, r#", "pose_a": {"rotation": [0, 0, 0, 2]}"#),
+            "invalid_pose",
+        ),
+        (
+            q(SPHERE, r#", "pose_a": {"rotation": [0, 0, 1]}"#),
+            "invalid_pose",
+        ),
+        (
+            q(SPHERE, r#", "pose_a": {"rotation": [0, 0, 0, 0]}"#),
+            "invalid_pose",
+        ),
+        (
+            q(SPHERE, r#", "pose_b": {"translation": [0, 1e300, 0]}"#),
+            "invalid_pose",
+        ),
+        (
+            q(SPHERE, r#", "pose_b": {"translation": [0, "x", 0]}"#),
+            "invalid_pose",
+        ),
+        (q(SPHERE, r#", "pose_b": 5"#), "invalid_pose"),
+    ]
+}
+
+#[test]
+fn hostile_lines_get_typed_errors_and_the_tool_goes_on() {
+    let cases = hostile_lines();
+    let mut input = Vec::new();
+    for (line, _) in &cases {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+        // A valid query after every bad one: the tool must still answer it.
+        input.extend_from_slice(
+            format!(r#"{{"id": "ok", "query": "distance", "a": {SPHERE}, "b": {SPHERE}, "pose_b": {{"translation": [3, 0, 0]}}}}"#)
+                .as_bytes(),
+        );
+        input.push(b'\n');
+    }
+    // Invalid UTF-8 and blank lines.
+    input.extend_from_slice(b"\xff\xfe{\n\n   \n");
+    let (code, lines, stderr) = run(&["query"], &input);
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(lines.len(), cases.len() * 2 + 1);
+    for (i, (line, kind)) in cases.iter().enumerate() {
+        let err = &lines[2 * i]["error"];
+        assert_eq!(err["kind"], *kind, "line {line}: {}", lines[2 * i]);
+        assert!(err["message"].as_str().is_some_and(|m| !m.is_empty()));
+        let ok = &lines[2 * i + 1];
+        assert_eq!(ok["id"], "ok");
+        assert!(
+            (ok["distance"].as_f64().unwrap() - 1.0).abs() < 1e-6,
+            "{ok}"
+        );
+    }
+    assert_eq!(lines.last().unwrap()["error"]["kind"], "invalid_json");
+}
+
+#[test]
+fn ids_are_echoed_verbatim_and_absent_when_absent() {
+    for id in [
+        r#"7"#,
+        r#""seven""#,
+        r#"null"#,
+        r#"{"run": [1, 2]}"#,
+        r#"-3.5"#,
+    ] {
+        let a = query(&format!(
+            r#"{{"id": {id}, "query": "intersects", "a": {SPHERE}, "b": {SPHERE}}}"#
+        ));
+        assert_eq!(a["id"], serde_json::from_str::<Value>(id).unwrap());
+        assert_eq!(a["intersects"], true);
+    }
+    let a = query(&format!(
+        r#"{{"query": "intersects", "a": {SPHERE}, "b": {SPHERE}}}"#
+    ));
+    assert!(a.get("id").is_none());
+}
+
+#[test]
+fn answers_match_closed_forms() {
+    // Box [-1,1]^3 and a unit ball 2.5 away along x: 0.5 apart.
+    let a = query(
+        r#"{"id": 1, "query": "contact", "a": {"type": "cuboid", "half_extents": [1, 1, 1]}, "b": {"type": "sphere", "radius": 1}, "pose_b": {"translation": [2.5, 0, 0]}}"#,
+    );
+    assert!((a["distance"].as_f64().unwrap() - 0.5).abs() < 1e-6, "{a}");
+    assert_eq!(a["intersects"], false);
+    let n: Vec<f64> = serde_json::from_value(a["normal"].clone()).unwrap();
+    assert!((n[0] - 1.0).abs() < 1e-6 && n[1].abs() < 1e-6 && n[2].abs() < 1e-6);
+    let pa: Vec<f64> = serde_json::from_value(a["point_a"].clone()).unwrap();
+    let pb: Vec<f64> = serde_json::from_value(a["point_b"].clone()).unwrap();
+    assert!((pa[0] - 1.0).abs() < 1e-6 && (pb[0] - 1.5).abs() < 1e-6);
+
+    // Two capsules crossing at right angles, axes 0.5 apart, radii 0.3: 0.1 deep.
+    let a = query(
+        r#"{"id": 2, "query": "contact", "a": {"type": "capsule", "half_height": 2, "radius": 0.3}, "b": {"type": "capsule", "half_height": 2, "radius": 0.3}, "pose_b": {"translation": [0.5, 0, 0], "rotation": [0.7071067811865476, 0, 0, 0.7071067811865476]}}"#,
+    );
+    assert!((a["distance"].as_f64().unwrap() + 0.1).abs() < 1e-6, "{a}");
+    assert_eq!(a["intersects"], true);
+
+    // A rotated box (45° about y) centred 1.5 from a unit box: depth 1 + √2 − 1.5.
+    let a = query(
+        r#"{"id": 3, "query": "contact", "a": {"type": "cuboid", "half_extents": [1, 1, 1]}, "b": {"type": "cuboid", "half_extents": [1, 1, 1]}, "pose_b": {"translation": [1.5, 0, 0], "rotation": [0, 0.3826834323650898, 0, 0.9238795325112867]}}"#,
+    );
+    let expected = -(1.0 + 2f64.sqrt() - 1.5);
+    assert!(
+        (a["distance"].as_f64().unwrap() - expected).abs() < 1e-5,
+        "{a}"
+    );
+
+    // Closest points of a point and a triangle.
+    let a = query(
+        r#"{"id": 4, "query": "closest_points", "a": {"type": "point", "p": [0.2, 0.3, 5]}, "b": {"type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}}"#,
+    );
+    assert!((a["distance"].as_f64().unwrap() - 5.0).abs() < 1e-5, "{a}");
+    let pb: Vec<f64> = serde_json::from_value(a["point_b"].clone()).unwrap();
+    assert!((pb[0] - 0.2).abs() < 1e-5 && (pb[1] - 0.3).abs() < 1e-5 && pb[2].abs() < 1e-5);
+}
+
+#[test]
+fn f64_build_answers_to_double_precision() {
+    // 1 + 1e-9 apart: only a double-precision build can tell.
+    let a = query(
+        r#"{"id": 1, "query": "distance", "a": {"type": "sphere", "radius": 1}, "b": {"type": "sphere", "radius": 1}, "pose_b": {"translation": [2.000000001, 0, 0]}}"#,
+    );
+    let d = a["distance"].as_f64().unwrap();
+    if cfg!(feature = "f64") {
+        assert!((d - 1e-9).abs() < 1e-15, "{d}");
+    } else {
+        assert!((d - 1e-9).abs() < 1e-6, "{d}");
+    }
+}
+
+#[test]
+fn bad_invocations_fail_loudly() {
+    let (code, _, stderr) = run(&["query", "/no/such/file.jsonl"], b"");
+    assert_ne!(code, 0);
+    assert!(stderr.contains("cannot read"));
+    let (code, _, _) = run(&["frobnicate"], b"");
+    assert_eq!(code, 2);
+    let (code, _, _) = run(&["query", "--bogus"], b"");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn example_file_answers_every_line() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/queries.jsonl");
+    let input = std::fs::read(path).expect("examples/queries.jsonl");
+    let n = input
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    let (code, lines, _) = run(&["query"], &input);
+    assert_eq!(code, 0);
+    assert_eq!(lines.len(), n);
+    for l in &lines {
+        assert!(l.get("error").is_none(), "{l}");
+    }
+}
