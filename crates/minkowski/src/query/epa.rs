@@ -131,11 +131,14 @@ struct Face {
     /// Which edge of that neighbour is shared.
     adj_edge: [u8; 3],
     n: Vector,
-    /// Plane offset `n · x` of the face's points: for visibility and the support gap.
+    /// Plane offset `n · x` of the face's points (negative when the origin is outside
+    /// the plane): the depth along `n` if this face is the nearest.
     plane: Real,
-    /// Priority: distance from the origin to the triangle (= `plane` when the origin
-    /// projects inside it; negative when the origin is outside the plane).
-    d: Real,
+    /// Selection key: the distance from the origin to the triangle once `exact`, and
+    /// until then the plane offset (a lower bound of it).
+    key: Real,
+    /// Whether `key` is the triangle distance (computed lazily for the front-runner).
+    exact: bool,
     alive: bool,
     /// Last expansion pass that visited this face.
     pass: u32,
@@ -172,12 +175,14 @@ pub(crate) struct LocalEpa {
 }
 
 impl EpaWorkspace {
-    /// Unit outward normal and priority of the face `v`: the distance from the origin to
-    /// the triangle (signed negative when the origin is outside its plane), as Bullet's
-    /// EPA does. For a convex polytope the least triangle distance equals the least plane
-    /// distance, but a sliver face whose plane passes near the origin far from the
-    /// triangle itself cannot win.
-    fn face_plane(&self, v: [u32; 3]) -> Option<(Vector, Real, Real)> {
+    /// Unit outward normal, plane offset, and whether the origin projects inside the face.
+    ///
+    /// On a convex polytope containing the origin, the nearest face is the one with the
+    /// least plane offset, and the origin projects inside it; faces it projects outside
+    /// of are never nearest. Selecting among "inside" faces only (as Bullet's EPA does
+    /// with its edge distances) keeps a sliver face, whose plane passes near the origin
+    /// far from the triangle itself, from winning after rounding.
+    fn face_plane(&self, v: [u32; 3]) -> Option<(Vector, Real)> {
         let [a, b, c] = v.map(|i| self.verts[i as usize].w);
         // Cross the two edges at the corner opposite the longest edge (least cancellation).
         let (lab, lbc, lca) = (
@@ -198,25 +203,31 @@ impl EpaWorkspace {
         }
         let n = n / len;
         let plane = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
-        // Inside test with this same normal, so that a face containing the origin's
-        // projection gets exactly its plane offset as priority (a second normal, from
-        // other corners, differs by rounding on sliver faces and can reorder them).
-        if plane < 0.0 || projection_weights(a, b, c, n, plane).is_some() {
-            return Some((n, plane, plane));
+        Some((n, plane))
+    }
+
+    /// Makes face `f`'s key exact: the plane offset when the origin projects inside the
+    /// triangle (or lies outside the plane), otherwise the distance to the triangle.
+    fn settle_key(&mut self, f: usize) {
+        let face = self.faces[f];
+        let [a, b, c] = face.v.map(|i| self.verts[i as usize].w);
+        if face.plane >= 0.0 && projection_weights(a, b, c, face.n, face.plane).is_none() {
+            let (closest, _) = closest_on_triangle(a, b, c);
+            self.faces[f].key = closest.length().max(face.plane);
         }
-        let (closest, _) = closest_on_triangle(a, b, c);
-        Some((n, plane, closest.length().max(plane)))
+        self.faces[f].exact = true;
     }
 
     fn add_face(&mut self, v: [u32; 3]) -> Option<u32> {
-        let (n, plane, d) = self.face_plane(v)?;
+        let (n, plane) = self.face_plane(v)?;
         self.faces.push(Face {
             v,
             adj: [u32::MAX; 3],
             adj_edge: [0; 3],
             n,
             plane,
-            d,
+            key: plane,
+            exact: plane < 0.0,
             alive: true,
             pass: 0,
         });
@@ -424,41 +435,45 @@ where
             return fallback(EpaStatus::Degenerate, ws, iterations);
         }
     }
-    // Adjacency of the tetrahedron: faces sharing an edge (in opposite directions).
-    for f in 0..4u32 {
-        for e in 0..3u8 {
-            let (a, b) = (
-                ws.faces[f as usize].v[e as usize],
-                ws.faces[f as usize].v[(e as usize + 1) % 3],
-            );
-            for g in 0..4u32 {
-                for ge in 0..3u8 {
-                    let gf = ws.faces[g as usize];
-                    if gf.v[ge as usize] == b && gf.v[(ge as usize + 1) % 3] == a {
-                        ws.faces[f as usize].adj[e as usize] = g;
-                        ws.faces[f as usize].adj_edge[e as usize] = ge;
-                    }
-                }
-            }
+    // Adjacency of the tetrahedron, fixed by the face list above: entry [f][e] is the
+    // (face, edge) across edge e of face f (edge e runs from v[e] to v[e + 1]).
+    const TETRA_ADJ: [[(u32, u8); 3]; 4] = [
+        [(3, 2), (2, 0), (1, 0)],
+        [(0, 2), (2, 2), (3, 0)],
+        [(0, 1), (3, 1), (1, 1)],
+        [(1, 2), (2, 1), (0, 0)],
+    ];
+    for (f, adj) in TETRA_ADJ.iter().enumerate() {
+        for (e, &(g, ge)) in adj.iter().enumerate() {
+            ws.faces[f].adj[e] = g;
+            ws.faces[f].adj_edge[e] = ge;
         }
     }
-
     let mut upper = Real::INFINITY;
     let mut pass = 0u32;
     let mut best_face;
     let status;
     loop {
-        // The face nearest the origin (least signed plane offset).
-        best_face = u32::MAX;
-        let mut best_d = Real::INFINITY;
-        for (i, f) in ws.faces.iter().enumerate() {
-            if f.alive && f.d < best_d {
-                best_d = f.d;
-                best_face = i as u32;
+        // The face nearest the origin: least distance from the origin to the triangle
+        // (Bullet's EPA ranks its faces the same way). On a convex polytope that is the
+        // face with the least plane offset, which the origin projects into; ranking by
+        // the triangle keeps a sliver face, whose plane passes near the origin far from
+        // the triangle itself, from winning after rounding. The plane offset is a lower
+        // bound of the triangle distance, so the exact distance is only computed for the
+        // front-runner (usually once).
+        loop {
+            best_face = u32::MAX;
+            let mut best_key = Real::INFINITY;
+            for (i, f) in ws.faces.iter().enumerate() {
+                if f.alive && f.key < best_key {
+                    best_key = f.key;
+                    best_face = i as u32;
+                }
             }
-        }
-        if best_face == u32::MAX {
-            return fallback(EpaStatus::NumericalLimit, ws, iterations);
+            if best_face == u32::MAX || ws.faces[best_face as usize].exact {
+                break;
+            }
+            ws.settle_key(best_face as usize);
         }
         let face = ws.faces[best_face as usize];
         if ws.verts.len() >= opts.max_vertices {
@@ -475,7 +490,7 @@ where
         let h = face.n.dot(w.w);
         upper = upper.min(h);
         let gap = h - face.plane;
-        if gap <= opts.rel_tolerance * face.d.abs() + abs_tol * scale {
+        if gap <= opts.rel_tolerance * face.key.abs() + abs_tol * scale {
             status = EpaStatus::Converged;
             break;
         }
@@ -562,9 +577,7 @@ where
     let (pa, pb) = ws.witnesses(&face);
     let normal = face.n;
     // Signed: a negative depth means the origin ended outside the polytope's nearest
-    // face, i.e. the shapes are apart by that much (GJK called them touching). The
-    // plane offset is the depth along the face normal (equal to the face's priority
-    // when the origin projects inside it).
+    // face, i.e. the shapes are apart by that much (GJK called them touching).
     let depth = face.plane;
     LocalEpa {
         status,
@@ -667,7 +680,7 @@ mod tests {
             let mut worst: Real = 0.0;
             for f in self.faces.iter().filter(|f| f.alive) {
                 for v in &self.verts {
-                    worst = worst.max(f.n.dot(v.w) - f.d);
+                    worst = worst.max(f.n.dot(v.w) - f.plane);
                 }
             }
             worst
@@ -707,10 +720,13 @@ mod tests {
             assert!(((e.pa - e.pb) - e.normal * e.depth).length() < 1e-4);
             worst = worst.max(ws.convexity_violation());
         }
-        // The polytope stays convex up to rounding. In f32 the normals of sliver faces
-        // (two nearly coincident rim points and a far one) are only good to ~1e-4 of the
-        // shapes' size; they never decide the answer, which the checks above hold to 1e-4.
-        let allowed = if cfg!(feature = "f64") { 1e-12 } else { 1e-3 };
+        // The polytope stays convex up to the rounding of sliver faces: as EPA converges
+        // on a curved rim, support points cluster and faces with two nearly coincident
+        // corners and a far one appear, whose normals are good only to
+        // eps × (far / near). Measured here: ~2e-4 (f32) and ~2e-7 (f64) of the shapes'
+        // size. They never decide the answer, which the checks above (and the oracle
+        // suite, to 1e-9 in f64) hold.
+        let allowed = if cfg!(feature = "f64") { 1e-6 } else { 1e-3 };
         assert!(worst <= allowed, "{worst}");
     }
 
