@@ -25,6 +25,13 @@
 //! the barycentric coordinates of the origin's projection on the final face, applied
 //! to the vertices' source points.
 //!
+//! The polytope's arithmetic (normals, plane offsets, visibility, ranking, barycentric
+//! coordinates) is done in double precision in every build, on the support points the
+//! shapes return in [`Real`]. Single-precision support points are accurate to ~1e-7,
+//! but as EPA converges on a curved surface they cluster, and the normal of a face with
+//! two nearly coincident corners amplifies their rounding by the ratio of its sides; in
+//! f32 that broke the polytope's convexity on long runs, in f64 it stays harmless.
+//!
 //! The polytope lives in an [`EpaWorkspace`] the caller may keep and reuse: no heap
 //! allocation once its buffers have grown. Its size is bounded
 //! ([`EpaOptions::max_vertices`]), so EPA always terminates and reports how.
@@ -35,8 +42,9 @@
 
 use crate::math::{any_orthogonal, Point, Pose, Real, Vector, EPSILON};
 use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode, Pair};
-use crate::query::simplex::{closest_on_triangle, Simplex};
+use crate::query::simplex::Simplex;
 use crate::support::{SupportMap, SupportPoint};
+use glam::DVec3;
 
 /// How an EPA run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,9 +104,9 @@ const DEFAULT_REL_TOLERANCE: Real = 1e-5;
 #[cfg(feature = "f64")]
 const DEFAULT_REL_TOLERANCE: Real = 1e-10;
 #[cfg(not(feature = "f64"))]
-const DEFAULT_MAX_VERTICES: usize = 256;
-#[cfg(feature = "f64")]
 const DEFAULT_MAX_VERTICES: usize = 512;
+#[cfg(feature = "f64")]
+const DEFAULT_MAX_VERTICES: usize = 2048;
 
 /// Penetration of two overlapping shapes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -130,13 +138,13 @@ struct Face {
     adj: [u32; 3],
     /// Which edge of that neighbour is shared.
     adj_edge: [u8; 3],
-    n: Vector,
+    n: DVec3,
     /// Plane offset `n · x` of the face's points (negative when the origin is outside
     /// the plane): the depth along `n` if this face is the nearest.
-    plane: Real,
+    plane: f64,
     /// Selection key: the distance from the origin to the triangle once `exact`, and
     /// until then the plane offset (a lower bound of it).
-    key: Real,
+    key: f64,
     /// Whether `key` is the triangle distance (computed lazily for the front-runner).
     exact: bool,
     alive: bool,
@@ -149,6 +157,8 @@ struct Face {
 #[derive(Debug, Default, Clone)]
 pub struct EpaWorkspace {
     verts: Vec<SupportPoint>,
+    /// `verts[i].w` in double precision.
+    wide: Vec<DVec3>,
     faces: Vec<Face>,
     horizon: Vec<(u32, u8)>,
     stack: Vec<(u32, u8)>,
@@ -175,15 +185,15 @@ pub(crate) struct LocalEpa {
 }
 
 impl EpaWorkspace {
-    /// Unit outward normal, plane offset, and whether the origin projects inside the face.
-    ///
-    /// On a convex polytope containing the origin, the nearest face is the one with the
-    /// least plane offset, and the origin projects inside it; faces it projects outside
-    /// of are never nearest. Selecting among "inside" faces only (as Bullet's EPA does
-    /// with its edge distances) keeps a sliver face, whose plane passes near the origin
-    /// far from the triangle itself, from winning after rounding.
-    fn face_plane(&self, v: [u32; 3]) -> Option<(Vector, Real)> {
-        let [a, b, c] = v.map(|i| self.verts[i as usize].w);
+    fn push_vertex(&mut self, p: SupportPoint) {
+        self.verts.push(p);
+        self.wide.push(wide(p.w));
+    }
+
+    /// Unit outward normal and plane offset of the face `v`, or `None` when it has no
+    /// area.
+    fn face_plane(&self, v: [u32; 3]) -> Option<(DVec3, f64)> {
+        let [a, b, c] = v.map(|i| self.wide[i as usize]);
         // Cross the two edges at the corner opposite the longest edge (least cancellation).
         let (lab, lbc, lca) = (
             (b - a).length_squared(),
@@ -207,13 +217,13 @@ impl EpaWorkspace {
     }
 
     /// Makes face `f`'s key exact: the plane offset when the origin projects inside the
-    /// triangle (or lies outside the plane), otherwise the distance to the triangle.
+    /// triangle (or lies outside the plane), otherwise the distance to the nearest edge.
     fn settle_key(&mut self, f: usize) {
         let face = self.faces[f];
-        let [a, b, c] = face.v.map(|i| self.verts[i as usize].w);
+        let [a, b, c] = face.v.map(|i| self.wide[i as usize]);
         if face.plane >= 0.0 && projection_weights(a, b, c, face.n, face.plane).is_none() {
-            let (closest, _) = closest_on_triangle(a, b, c);
-            self.faces[f].key = closest.length().max(face.plane);
+            let (q, _) = closest_on_edges(a, b, c);
+            self.faces[f].key = q.length().max(face.plane);
         }
         self.faces[f].exact = true;
     }
@@ -241,31 +251,80 @@ impl EpaWorkspace {
         self.faces[g as usize].adj_edge[ge as usize] = e;
     }
 
-    /// Witnesses on face `f`: the origin's projection `plane × n` on the face's plane, as
-    /// barycentric coordinates applied to the vertices' source points, so that
-    /// `point_a − point_b = depth × normal` exactly. (The face nearest the origin on a
-    /// convex polytope contains that projection; should rounding put it outside, the
-    /// face's point closest to the origin is used instead.)
-    fn witnesses(&self, f: &Face) -> (Point, Point) {
-        let [a, b, c] = f.v.map(|i| self.verts[i as usize]);
-        let l = projection_weights(a.w, b.w, c.w, f.n, f.plane)
-            .unwrap_or_else(|| closest_on_triangle(a.w, b.w, c.w).1);
+    /// The answer carried by face `f`: depth, unit normal and witnesses, consistent by
+    /// construction (`point_a − point_b = depth × normal`).
+    ///
+    /// Normally the origin projects inside the nearest face: the depth is its plane
+    /// offset, the normal its normal, and the witnesses the projection's barycentric
+    /// coordinates applied to the vertices' source points. Should rounding have left a
+    /// dent, so that the nearest point of the polytope lies on an edge of the face, that
+    /// point `q` gives the answer instead (depth `‖q‖`, normal `q / ‖q‖`). Only for an
+    /// origin inside the face's plane (see `run` for the other side).
+    fn answer(&self, f: &Face) -> (f64, DVec3, Point, Point) {
+        let [a, b, c] = f.v.map(|i| self.wide[i as usize]);
+        let (depth, normal, l) = match projection_weights(a, b, c, f.n, f.plane) {
+            Some(l) => (f.plane, f.n, l),
+            None => {
+                let (q, l) = closest_on_edges(a, b, c);
+                let len = q.length();
+                if len > 0.0 {
+                    (len, q / len, l)
+                } else {
+                    (0.0, f.n, l)
+                }
+            }
+        };
+        let [va, vb, vc] = f.v.map(|i| self.verts[i as usize]);
+        let combine = |x: Vector, y: Vector, z: Vector| {
+            narrow(wide(x) * l[0] + wide(y) * l[1] + wide(z) * l[2])
+        };
         (
-            a.a * l[0] + b.a * l[1] + c.a * l[2],
-            a.b * l[0] + b.b * l[1] + c.b * l[2],
+            depth,
+            normal,
+            combine(va.a, vb.a, vc.a),
+            combine(va.b, vb.b, vc.b),
         )
     }
 }
 
+/// The point of the edges of triangle `abc` closest to the origin, with its barycentric
+/// coordinates (used when the origin's projection falls outside the triangle, where the
+/// closest point of the triangle is on an edge).
+fn closest_on_edges(a: DVec3, b: DVec3, c: DVec3) -> (DVec3, [f64; 3]) {
+    let on = |p: DVec3, q: DVec3| {
+        let e = q - p;
+        let t = (-p.dot(e) / e.length_squared()).clamp(0.0, 1.0);
+        let t = if t.is_finite() { t } else { 0.0 };
+        (p + e * t, t)
+    };
+    let (ab, t1) = on(a, b);
+    let (bc, t2) = on(b, c);
+    let (ca, t3) = on(c, a);
+    let cands = [
+        (ab, [1.0 - t1, t1, 0.0]),
+        (bc, [0.0, 1.0 - t2, t2]),
+        (ca, [t3, 0.0, 1.0 - t3]),
+    ];
+    let mut best = cands[0];
+    for cand in &cands[1..] {
+        if cand.0.length_squared() < best.0.length_squared() {
+            best = *cand;
+        }
+    }
+    best
+}
+
+fn wide(v: Vector) -> DVec3 {
+    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
+}
+
+fn narrow(v: DVec3) -> Vector {
+    Vector::new(v.x as Real, v.y as Real, v.z as Real)
+}
+
 /// Barycentric coordinates of the origin's projection `plane × n` on triangle `abc`
 /// (unit normal `n`), or `None` when the projection falls outside the triangle.
-fn projection_weights(
-    a: Vector,
-    b: Vector,
-    c: Vector,
-    n: Vector,
-    plane: Real,
-) -> Option<[Real; 3]> {
+fn projection_weights(a: DVec3, b: DVec3, c: DVec3, n: DVec3, plane: f64) -> Option<[f64; 3]> {
     let p = n * plane;
     let la = (b - p).cross(c - p).dot(n);
     let lb = (c - p).cross(a - p).dot(n);
@@ -399,17 +458,21 @@ where
         scale = scale.max(p.w.length());
     }
     ws.verts.clear();
+    ws.wide.clear();
     ws.faces.clear();
-    ws.verts.extend_from_slice(&pts);
+    for p in pts {
+        ws.push_vertex(p);
+    }
     // Orient the tetrahedron so that faces listed counter-clockwise face outwards.
-    let vol = (pts[1].w - pts[0].w).dot((pts[2].w - pts[0].w).cross(pts[3].w - pts[0].w));
-    if vol < 0.0 {
+    let [p0, p1, p2, p3] = [0, 1, 2, 3].map(|i| ws.wide[i]);
+    if (p1 - p0).dot((p2 - p0).cross(p3 - p0)) < 0.0 {
         ws.verts.swap(1, 2);
+        ws.wide.swap(1, 2);
     }
     let fallback = |status, ws: &EpaWorkspace, iterations| {
         // The tetrahedron has a flat face: D is flat within rounding. Depth 0 along the
         // normal of its best-conditioned face.
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| ws.verts[i].w);
+        let [a, b, c, d] = [0, 1, 2, 3].map(|i| ws.wide[i]);
         let normal = [
             (b - a).cross(c - a),
             (b - a).cross(d - a),
@@ -417,7 +480,8 @@ where
         ]
         .into_iter()
         .max_by(|x, y| x.length_squared().total_cmp(&y.length_squared()))
-        .and_then(Vector::try_normalize)
+        .and_then(DVec3::try_normalize)
+        .map(narrow)
         .unwrap_or(Vector::Y);
         LocalEpa {
             status,
@@ -449,7 +513,12 @@ where
             ws.faces[f].adj_edge[e] = ge;
         }
     }
-    let mut upper = Real::INFINITY;
+    let abs_tol = abs_tol as f64;
+    let (rel_tol, mut scale) = (opts.rel_tolerance as f64, scale as f64);
+    // A point strictly inside the polytope for good (it only grows): every face must
+    // have it below its plane, which catches an inverted face before it is used.
+    let interior = (ws.wide[0] + ws.wide[1] + ws.wide[2] + ws.wide[3]) * 0.25;
+    let mut upper = f64::INFINITY;
     let mut pass = 0u32;
     let mut best_face;
     let status;
@@ -463,7 +532,7 @@ where
         // front-runner (usually once).
         loop {
             best_face = u32::MAX;
-            let mut best_key = Real::INFINITY;
+            let mut best_key = f64::INFINITY;
             for (i, f) in ws.faces.iter().enumerate() {
                 if f.alive && f.key < best_key {
                     best_key = f.key;
@@ -480,24 +549,25 @@ where
             status = EpaStatus::MaxIterations;
             break;
         }
-        let w = pair.support(face.n);
+        let w = pair.support(narrow(face.n));
         iterations += 1;
         if !w.w.is_finite() {
             status = EpaStatus::NumericalLimit;
             break;
         }
-        scale = scale.max(w.w.length());
-        let h = face.n.dot(w.w);
+        let ww = wide(w.w);
+        scale = scale.max(ww.length());
+        let h = face.n.dot(ww);
         upper = upper.min(h);
         let gap = h - face.plane;
-        if gap <= opts.rel_tolerance * face.key.abs() + abs_tol * scale {
+        if gap <= rel_tol * face.key.abs() + abs_tol * scale {
             status = EpaStatus::Converged;
             break;
         }
         // Expand: remove the faces that see w, fan new faces from the horizon.
         pass += 1;
         let wi = ws.verts.len() as u32;
-        ws.verts.push(w);
+        ws.push_vertex(w);
         ws.horizon.clear();
         ws.stack.clear();
         ws.faces[best_face as usize].alive = false;
@@ -515,11 +585,13 @@ where
             if gface.pass == pass {
                 continue;
             }
-            // A face is removed only when w is clearly above its plane: the faces seen
-            // strictly from a point outside a convex polytope form a disk, so the
-            // horizon is one loop. (Removing near-coplanar faces too, as some EPAs do,
-            // lets the removed set wrap around flat regions and stop being a disk.)
-            if gface.n.dot(w.w) - gface.plane > vis_tol {
+            // A face is kept only when w is clearly below its plane (Bullet's rule).
+            // Keeping a face that w is slightly above would fan a new face across their
+            // shared edge, folded over when w lies beyond it (seen: a face inverted by a
+            // third of the shapes' size, after which EPA wandered to its bound);
+            // removing a face that w is slightly below only dents the polytope by at
+            // most `vis_tol`, which `answer` handles.
+            if gface.n.dot(ww) - gface.plane > -vis_tol {
                 ws.faces[g as usize].alive = false;
                 ws.faces[g as usize].pass = pass;
                 ws.stack.push((g, (ge + 2) % 3));
@@ -547,6 +619,11 @@ where
             }
         }
         if ok {
+            ok = ws.faces[first_new as usize..]
+                .iter()
+                .all(|f| f.n.dot(interior) < f.plane);
+        }
+        if ok {
             // Consecutive new faces share the edge through w; check the loop closes.
             for i in 0..count {
                 let f = first_new + i as u32;
@@ -558,15 +635,17 @@ where
                 ws.link(f, 1, nxt, 2);
             }
         }
-        // Topology guard: no face that is still alive may border a removed one (it
-        // would if the removed region were not a disk).
+        // Topology guard: no face that is still alive may border a removed one.
         if ok {
-            ok = ws.faces.iter().all(|f| {
-                !f.alive
-                    || f.adj
+            let broken = ws.faces.iter().any(|f| {
+                f.alive
+                    && f.adj
                         .iter()
-                        .all(|&g| g != u32::MAX && ws.faces[g as usize].alive)
+                        .any(|&g| g == u32::MAX || !ws.faces[g as usize].alive)
             });
+            if broken {
+                ok = false;
+            }
         }
         if !ok {
             status = EpaStatus::NumericalLimit;
@@ -574,17 +653,25 @@ where
         }
     }
     let face = ws.faces[best_face as usize];
-    let (pa, pb) = ws.witnesses(&face);
-    let normal = face.n;
     // Signed: a negative depth means the origin ended outside the polytope's nearest
     // face, i.e. the shapes are apart by that much (GJK called them touching).
-    let depth = face.plane;
+    let (depth, normal, pa, pb) = if face.plane >= 0.0 {
+        ws.answer(&face)
+    } else {
+        // The origin ended outside the polytope: GJK called the shapes touching (or its
+        // direction was rounding noise) and they are apart by at most a tolerance. The
+        // face's plane gives that small separation and a well-conditioned normal; GJK's
+        // witnesses give the point (they coincide within the same tolerance).
+        let pb = narrow(wide(ga) - face.n * face.plane);
+        (face.plane, face.n, ga, pb)
+    };
+    let depth = depth as Real;
     LocalEpa {
         status,
         depth,
         lower: depth,
-        upper: upper.max(depth),
-        normal,
+        upper: (upper as Real).max(depth),
+        normal: narrow(normal).normalize_or(Vector::Y),
         pa,
         pb,
         iterations,
@@ -677,13 +764,13 @@ mod tests {
     impl EpaWorkspace {
         /// Largest height of a polytope vertex above an alive face (0 when convex).
         fn convexity_violation(&self) -> Real {
-            let mut worst: Real = 0.0;
+            let mut worst: f64 = 0.0;
             for f in self.faces.iter().filter(|f| f.alive) {
-                for v in &self.verts {
-                    worst = worst.max(f.n.dot(v.w) - f.plane);
+                for v in &self.wide {
+                    worst = worst.max(f.n.dot(*v) - f.plane);
                 }
             }
-            worst
+            worst as Real
         }
     }
 

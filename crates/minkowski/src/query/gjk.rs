@@ -423,6 +423,12 @@ where
             out.vv = vv;
         }
     }
+    // Whatever ended the loop, a distance within the rounding floor is contact (the
+    // convergence test can be met there before a reduction classifies it).
+    let touch = abs_tol * out.scale;
+    if !out.intersecting && out.vv <= touch * touch {
+        out.intersecting = true;
+    }
     if out.intersecting && margin == 0.0 {
         out.lower = 0.0;
     }

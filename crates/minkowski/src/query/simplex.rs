@@ -220,14 +220,6 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
     best.unwrap_or_else(|| triangle(w, 0, 1, 2))
 }
 
-/// The point of triangle `abc` closest to the origin and its barycentric coordinates
-/// (for EPA's faces; the same point location as the simplex's triangle case).
-pub(crate) fn closest_on_triangle(a: Vector, b: Vector, c: Vector) -> (Vector, [Real; 3]) {
-    let w = [a, b, c, Vector::ZERO];
-    let p = triangle(&w, 0, 1, 2);
-    (p.v, [p.bary[0], p.bary[1], p.bary[2]])
-}
-
 impl Simplex {
     /// An empty simplex.
     pub fn new() -> Self {
