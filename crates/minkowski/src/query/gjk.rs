@@ -49,7 +49,9 @@
 //! without momentum before accepting it), we stop on `‖v‖ − ℓ`, where `ℓ` is the best
 //! lower bound `d·w/‖d‖` seen — valid for any direction `d`, with or without momentum.
 //! Momentum is switched off for the rest of the query the first time it fails to make
-//! strict progress.
+//! strict progress, or makes less than 1% progress in `‖v‖²` (as `δ → 1` the mixed
+//! direction hardly turns, and on overlapping curved shapes it can creep for the whole
+//! iteration budget).
 //!
 //! # Frames
 //!
@@ -68,8 +70,8 @@ pub enum GjkVariant {
     #[default]
     Plain,
     /// Nesterov-accelerated GJK (Montaut et al. 2022): the support direction carries
-    /// momentum. Fewer iterations on smooth shapes; falls back to plain GJK when
-    /// momentum stops making progress.
+    /// momentum. Momentum is dropped when it stops making progress, and a run that does
+    /// not converge is finished by plain GJK.
     Nesterov,
 }
 
@@ -278,6 +280,32 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    let first = run_variant(pair, mode, opts, cache.as_deref_mut());
+    if opts.variant == GjkVariant::Plain || first.status == GjkStatus::Converged {
+        return first;
+    }
+    // The accelerated run did not converge: finish with plain GJK on the remaining
+    // budget, so the variant never answers worse than plain GJK would.
+    let plain = GjkOptions {
+        variant: GjkVariant::Plain,
+        max_iterations: opts.max_iterations.saturating_sub(first.iterations).max(8),
+        ..*opts
+    };
+    let mut second = run_variant(pair, mode, &plain, cache);
+    second.iterations += first.iterations;
+    second
+}
+
+fn run_variant<A, B>(
+    pair: &Pair<'_, A, B>,
+    mode: Mode,
+    opts: &GjkOptions,
+    mut cache: Option<&mut GjkCache>,
+) -> LocalGjk
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
     let margin = match mode {
         Mode::Intersect { margin } => margin,
         Mode::Distance => 0.0,
@@ -405,6 +433,11 @@ where
             }
             out.status = GjkStatus::NumericalLimit;
             break;
+        }
+        // Momentum that only creeps (the mixed direction hardly turns as δ → 1, seen on
+        // overlapping curved shapes) is switched off: plain GJK is then faster.
+        if momentum && vv > 0.99 * out.vv {
+            momentum = false;
         }
         out.v = v;
         out.vv = vv;
