@@ -1,0 +1,169 @@
+//! Seeded benchmark scenarios for minkowski, shared by the criterion benches and the
+//! `bench-table` report.
+//!
+//! A scenario is a pair of shapes and a fixed list of pose pairs in one configuration:
+//! separated (0.25 apart), touching, or penetrating (0.1 deep), for shapes about one unit
+//! in size. Poses are random rotations and directions from a seeded generator; the
+//! placement along the contact normal uses the library's own `contact` query, which is
+//! fine for timing (correctness is the tests' job).
+// Casts to and from `Real` are no-ops in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+
+use minkowski::query;
+use minkowski::shape::{
+    tessellation, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape,
+    Pyramid, RoundedShape, Segment, Shape, Sphere, Triangle,
+};
+use minkowski::{Pose, Real, Rotation, Vector};
+
+/// A small seeded generator (splitmix64).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [-1, 1).
+    pub fn signed(&mut self) -> Real {
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as Real
+    }
+    /// A random unit vector.
+    pub fn dir(&mut self) -> Vector {
+        loop {
+            let v = Vector::new(self.signed(), self.signed(), self.signed());
+            let l = v.length();
+            if l > 0.1 && l <= 1.0 {
+                return v / l;
+            }
+        }
+    }
+    /// A random rotation.
+    pub fn rotation(&mut self) -> Rotation {
+        loop {
+            let q = Rotation::from_xyzw(self.signed(), self.signed(), self.signed(), self.signed());
+            let n = q.length();
+            if n > 0.1 && n <= 1.0 {
+                return q / n;
+            }
+        }
+    }
+}
+
+/// How the two shapes of a scenario are placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Config {
+    /// 0.25 apart.
+    Separated,
+    /// In contact (distance 0 within the tolerance).
+    Touching,
+    /// 0.1 deep.
+    Penetrating,
+}
+
+impl Config {
+    /// All three, in report order.
+    pub const ALL: [Config; 3] = [Config::Separated, Config::Touching, Config::Penetrating];
+
+    /// Short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Config::Separated => "separated",
+            Config::Touching => "touching",
+            Config::Penetrating => "penetrating",
+        }
+    }
+
+    fn target(self) -> Real {
+        match self {
+            Config::Separated => 0.25,
+            Config::Touching => 0.0,
+            Config::Penetrating => -0.1,
+        }
+    }
+}
+
+/// The twelve shape types of the query protocol, each about one unit in size.
+pub fn primitive_shapes() -> Vec<(&'static str, Shape)> {
+    let v = Vector::new;
+    let cloud: Vec<Vector> = {
+        let mut rng = Rng::new(32);
+        (0..32).map(|_| rng.dir() * 0.5).collect()
+    };
+    let shapes: Vec<(&'static str, Result<Shape, minkowski::shape::ShapeError>)> = vec![
+        ("sphere", Sphere::new(0.5).map(Shape::from)),
+        ("cuboid", Cuboid::new(v(0.5, 0.4, 0.3)).map(Shape::from)),
+        ("capsule", Capsule::new(0.4, 0.25).map(Shape::from)),
+        ("cylinder", Cylinder::new(0.5, 0.4).map(Shape::from)),
+        ("cone", Cone::new(0.5, 0.4).map(Shape::from)),
+        ("pyramid", Pyramid::new(v(0.5, 0.5, 0.4)).map(Shape::from)),
+        (
+            "ellipsoid",
+            Ellipsoid::new(v(0.5, 0.35, 0.25)).map(Shape::from),
+        ),
+        (
+            "segment",
+            Segment::new(v(-0.5, 0.0, 0.0), v(0.5, 0.1, 0.0)).map(Shape::from),
+        ),
+        (
+            "triangle",
+            Triangle::new(v(-0.5, 0.0, -0.3), v(0.5, 0.0, -0.3), v(0.0, 0.0, 0.5)).map(Shape::from),
+        ),
+        ("point", PointShape::new(Vector::ZERO).map(Shape::from)),
+        ("convex32", ConvexPolyhedron::new(cloud).map(Shape::from)),
+        (
+            "rounded_box",
+            Cuboid::new(v(0.4, 0.3, 0.2))
+                .and_then(|c| RoundedShape::new(c.into(), 0.1))
+                .map(Shape::from),
+        ),
+    ];
+    shapes
+        .into_iter()
+        .filter_map(|(n, s)| s.ok().map(|s| (n, s)))
+        .collect()
+}
+
+/// Seed 000's meshes as point clouds: cube 8, cone 33, cylinder 64, sphere 482 vertices.
+pub fn seed000_shapes() -> Vec<(&'static str, Shape)> {
+    tessellation::seed000_shapes()
+        .into_iter()
+        .filter_map(|(n, pts)| ConvexPolyhedron::new(pts).ok().map(|c| (n, c.into())))
+        .collect()
+}
+
+/// `n` pose pairs placing `b` relative to `a` in the given configuration.
+pub fn poses(a: &Shape, b: &Shape, config: Config, n: usize, seed: u64) -> Vec<(Pose, Pose)> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let pa = Pose::new(rng.rotation(), Vector::ZERO);
+            let mut pb = Pose::new(rng.rotation(), rng.dir() * 3.0);
+            let c = query::contact(a, &pa, b, &pb);
+            pb.translation += c.normal * (config.target() - c.distance);
+            (pa, pb)
+        })
+        .collect()
+}
+
+/// Median nanoseconds per call of `f` over `poses`, from `rounds` timed passes.
+pub fn median_ns(rounds: usize, poses: &[(Pose, Pose)], mut f: impl FnMut(&Pose, &Pose)) -> f64 {
+    let mut samples = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = std::time::Instant::now();
+        for (pa, pb) in poses {
+            f(pa, pb);
+        }
+        samples.push(t.elapsed().as_nanos() as f64 / poses.len().max(1) as f64);
+    }
+    samples.sort_by(|x, y| x.total_cmp(y));
+    samples.get(samples.len() / 2).copied().unwrap_or(f64::NAN)
+}
