@@ -107,7 +107,13 @@ fn make_case(rng: &mut Rng, ka: &str, kb: &str, scale: f64, cat: Category) -> Ca
 /// Checks all four queries on one case; returns the oracle's signed distance sign
 /// (-1, 0, +1) for the hit-rate bookkeeping.
 fn check(case: &Case, label: &str) -> i32 {
-    let tol = REL_TOL * case.scale * 8.0;
+    // The bar: agreement to REL_TOL relative to the scene scale, here the
+    // extent of the scene (the largest |translation| + shape size of the two shapes).
+    let scene = [&case.oa, &case.ob]
+        .iter()
+        .map(|p| p.pos.length() + p.shape.size())
+        .fold(case.scale, f64::max);
+    let tol = REL_TOL * scene;
     let c = query::contact(&case.a, &case.pa, &case.b, &case.pb);
     let n = d3(c.normal);
     let (pa, pb) = (d3(c.point_a), d3(c.point_b));
@@ -138,10 +144,18 @@ fn check(case: &Case, label: &str) -> i32 {
         ((pb - pa) - n * d).length() <= tol,
         "{label}: point_b - point_a != distance * normal: {c:?}"
     );
-    // The normal realises the reported signed distance.
+    // The normal realises the reported signed distance. In f32 a normal near contact on a
+    // curved feature is only good to eps × coordinates / distance (the separation is the
+    // difference of rounded coordinates), which costs the gap up to a few tolerances
+    // there; distances and points are held to `tol` itself.
     let g = gap(&case.oa, &case.ob, n);
+    let normal_tol = if cfg!(feature = "f64") {
+        tol
+    } else {
+        8.0 * tol
+    };
     assert!(
-        (g - d).abs() <= tol,
+        (g - d).abs() <= normal_tol,
         "{label}: gap along normal {g} vs reported {d} (tol {tol}) {c:?}"
     );
     // And no direction does better (exact for polytopes, searched otherwise).

@@ -98,7 +98,11 @@ fn main() {
     }
     println!(
         "## minkowski narrow phase ({}), machine: {} cores",
-        if cfg!(feature = "f64") { "f64" } else { "f32" },
+        if std::mem::size_of::<minkowski::Real>() == 8 {
+            "f64"
+        } else {
+            "f32"
+        },
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)

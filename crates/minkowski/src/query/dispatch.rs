@@ -173,12 +173,25 @@ pub fn distance_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> DistanceOutput {
-    let c = closest_points_with(a, pose_a, b, pose_b, options, cache);
+    let (ca, ma) = a.core();
+    let (cb, mb) = b.core();
+    let rel = pose_a.inv_mul(pose_b);
+    // Only the distance is wanted: no witness points are built or transformed.
+    let (distance, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
+        Some((c, _)) => (c.distance.max(0.0), QueryStatus::Converged, 0),
+        None => {
+            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
+                gjk::run(&pair, Mode::Distance, &options.gjk, cache)
+            });
+            let core = if g.intersecting { 0.0 } else { g.vv.sqrt() };
+            ((core - ma - mb).max(0.0), g.status.into(), g.iterations)
+        }
+    };
     DistanceOutput {
-        distance: c.distance,
-        intersecting: c.intersecting,
-        status: c.status,
-        iterations: c.iterations,
+        distance,
+        intersecting: distance <= 0.0,
+        status,
+        iterations,
     }
 }
 

@@ -128,7 +128,7 @@ impl Default for GjkOptions {
 }
 
 #[cfg(not(feature = "f64"))]
-const DEFAULT_REL_TOLERANCE: Real = 2e-6;
+const DEFAULT_REL_TOLERANCE: Real = 1e-5;
 #[cfg(feature = "f64")]
 const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 
