@@ -2,13 +2,11 @@
 //!
 //! ```text
 //! minkowski query [FILE]     JSON-lines collision queries (FILE or standard input)
-//! minkowski seed-table       seed 000's timing tables, measured with this build
 //! ```
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
 mod protocol;
-mod seed_table;
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -16,8 +14,6 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   minkowski query [FILE]    answer JSON-lines collision queries from FILE (or stdin)
-  minkowski seed-table      time the seed-000 shape pairs (cube 8, cone 33, cylinder 64,
-                            sphere 482 vertices) like the seed's Table 7.2.2
   minkowski help            this text
 
 precision: this binary uses ";
@@ -34,7 +30,6 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("query") => run_query(&args[1..]),
-        Some("seed-table") => seed_table::run(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
             println!("{USAGE}{}", precision());
             ExitCode::SUCCESS

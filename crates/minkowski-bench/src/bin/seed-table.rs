@@ -1,4 +1,6 @@
-//! `minkowski seed-table`: seed 000's white-box timing experiment, redone.
+//! `seed-table`: seed 000's white-box timing experiment, redone.
+//!
+//! `cargo run --release -p minkowski-bench --bin seed-table [-- --rounds N]`
 //!
 //! The seed timed GJK intersection tests between Blender's default meshes used as
 //! point-cloud hulls — cube (8 vertices), cone (33), cylinder (64), UV sphere (482) —
@@ -8,11 +10,10 @@
 //! distance and contact next to the seed's figure.
 
 use minkowski::query;
-use minkowski::shape::{tessellation, ConvexPolyhedron, Shape};
-use minkowski::{Pose, Real, Rotation, Vector};
+use minkowski::{Pose, Vector};
+use minkowski_bench::{median_ns, seed000_shapes, Rng};
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// The seed's mean microseconds per collision test, (row, column) by shape index
 /// (0 cube, 1 cone, 2 cylinder, 3 sphere).
@@ -29,50 +30,9 @@ const SEED_US: [((usize, usize), f64); 10] = [
     ((2, 2), 292.9),
 ];
 
-/// A small seeded generator (splitmix64), enough for reproducible poses.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    pub fn signed(&mut self) -> Real {
-        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as Real
-    }
-    pub fn rotation(&mut self) -> Rotation {
-        loop {
-            let q = Rotation::from_xyzw(self.signed(), self.signed(), self.signed(), self.signed());
-            let n = q.length();
-            if n > 0.1 && n <= 1.0 {
-                return q / n;
-            }
-        }
-    }
-}
-
-/// Median nanoseconds per call of `f` over `poses`, from `rounds` timed passes.
-fn median_ns(rounds: usize, poses: &[(Pose, Pose)], mut f: impl FnMut(&Pose, &Pose)) -> f64 {
-    let mut samples = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let t = Instant::now();
-        for (pa, pb) in poses {
-            f(pa, pb);
-        }
-        samples.push(t.elapsed().as_nanos() as f64 / poses.len() as f64);
-    }
-    samples.sort_by(|a, b| a.total_cmp(b));
-    samples[samples.len() / 2]
-}
-
-pub fn run(args: &[String]) -> ExitCode {
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = &args[..];
     let mut rounds = 31;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -81,22 +41,19 @@ pub fn run(args: &[String]) -> ExitCode {
                 rounds = match n.parse::<usize>() {
                     Ok(r) if r > 0 => r,
                     _ => {
-                        eprintln!("minkowski seed-table: --rounds takes a positive integer");
+                        eprintln!("seed-table: --rounds takes a positive integer");
                         return ExitCode::from(2);
                     }
                 };
                 it.next();
             }
             _ => {
-                eprintln!("minkowski seed-table: unknown argument '{a}' (only --rounds N)");
+                eprintln!("seed-table: unknown argument '{a}' (only --rounds N)");
                 return ExitCode::from(2);
             }
         }
     }
-    let shapes: Vec<(&str, Shape)> = tessellation::seed000_shapes()
-        .into_iter()
-        .filter_map(|(name, pts)| ConvexPolyhedron::new(pts).ok().map(|c| (name, c.into())))
-        .collect();
+    let shapes = seed000_shapes();
     let mut rng = Rng::new(2024);
     // Forced collisions as in the seed: B's centre within 1.2 units of A's (unit-size
     // shapes), random orientations.
@@ -111,7 +68,11 @@ pub fn run(args: &[String]) -> ExitCode {
         "Seed-000 shapes as point clouds (cube 8, cone 33, cylinder 64, sphere 482 vertices), \
          {} overlapping-or-near poses, median of {rounds} passes, precision {}.",
         poses.len(),
-        if cfg!(feature = "f64") { "f64" } else { "f32" }
+        if std::mem::size_of::<minkowski::Real>() == 8 {
+            "f64"
+        } else {
+            "f32"
+        }
     );
     println!();
     println!("| A | B | seed 000 (µs, mean) | intersects (µs) | distance (µs) | contact (µs) | speed-up vs seed (intersects) |");
