@@ -54,6 +54,7 @@ fn run(seed: u64, cases: usize, exact_every: usize) -> std::collections::BTreeMa
         let tol = REL_TOL * scale * 8.0;
         let n = d3(r.normal);
         if r.status == epa::EpaStatus::Separated {
+            *stats.entry("separated_certified".into()).or_insert(0) += 1;
             // Random point clouds need not overlap when their centres do: a separated
             // answer must come with a direction that certifies it.
             assert!(
@@ -106,6 +107,7 @@ fn run(seed: u64, cases: usize, exact_every: usize) -> std::collections::BTreeMa
 #[test]
 fn epa_converges_on_100k_deep_penetrations() {
     let stats = run(7, 100_000, 50);
+    eprintln!("EPA deep suite: {stats:?}");
     // Every overlapping case converged (asserted per case); and the generator really
     // produces overlaps: at least 90% of the cases penetrate.
     assert!(
