@@ -12,18 +12,23 @@
 //! ```text
 //! P ← a tetrahedron from GJK's final simplex (grown to one if GJK ended on fewer points)
 //! loop
-//!     f ← the face with least d_f             d_f ≤ depth (P ⊆ D), so a lower bound
+//!     f ← the face nearest the origin          d_f ≤ depth (P ⊆ D), so a lower bound
 //!     w ← s_D(n_f)                             n_f·w ≥ depth, an upper bound
 //!     if n_f·w − d_f ≤ ε_rel d_f + ε_abs σ      stop: depth = d_f, normal n_f
-//!     remove every face that sees w; the removed region's boundary (the horizon)
-//!     is found by a depth-first walk over face adjacency; fan new faces from w
+//!     remove every face that w is not clearly below; the removed region's boundary
+//!     (the horizon) is found by a depth-first walk over face adjacency; fan new
+//!     faces from w
 //! ```
 //!
-//! The faces removed are always a connected patch grown from `f`, so the horizon is a
-//! single loop; we check that it closes and stop with [`EpaStatus::NumericalLimit`]
-//! (and the best answer so far) if rounding ever breaks that. Witness points come from
+//! "Nearest" is the distance from the origin to the triangle, not to its plane (the two
+//! agree on a convex polytope; the triangle keeps a sliver face from winning after
+//! rounding). The faces removed are a connected patch grown from `f`. After each
+//! expansion we check that the horizon closes as one loop, that no kept face borders a
+//! removed one, and that no new face is inverted (a point inside the first tetrahedron
+//! must stay below every face); if rounding breaks any of these, EPA stops with
+//! [`EpaStatus::NumericalLimit`] and the best answer so far. Witness points come from
 //! the barycentric coordinates of the origin's projection on the final face, applied
-//! to the vertices' source points.
+//! to the vertices' source points, so `point_a − point_b = depth × normal` exactly.
 //!
 //! The polytope's arithmetic (normals, plane offsets, visibility, ranking, barycentric
 //! coordinates) is done in double precision in every build, on the support points the
@@ -78,6 +83,10 @@ impl EpaStatus {
 }
 
 /// Tolerances and limits for EPA.
+///
+/// Defaults: at most 512 vertices and a relative tolerance of 1e-5 in f32; 2048 and
+/// 1e-10 in f64 (near-spherical Minkowski differences, e.g. two ellipsoids deep in each
+/// other, need the larger polytope); absolute floor 16 ε.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EpaOptions {
     /// The most vertices the polytope may have (each costs one support call per shape).

@@ -101,6 +101,9 @@ impl GjkStatus {
 }
 
 /// Tolerances and limits for a GJK run.
+///
+/// Defaults: 128 iterations, relative tolerance 1e-5 (f32) or 1e-11 (f64), absolute
+/// floor 16 ε, plain variant.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkOptions {
     /// Iteration bound (each iteration is one support call on each shape).
