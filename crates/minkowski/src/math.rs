@@ -222,6 +222,18 @@ pub(crate) fn max_abs_axis(v: Vector) -> usize {
     }
 }
 
+/// `v / ‖v‖`, computed after dividing by the largest component so that neither tiny
+/// (denormal squares) nor huge (overflowing squares) vectors lose the result; `None` for
+/// a zero or non-finite vector.
+#[inline]
+pub(crate) fn normalize_robust(v: Vector) -> Option<Vector> {
+    let m = v.abs().max_element();
+    if !(m.is_finite() && m > 0.0) {
+        return None;
+    }
+    (v / m).try_normalize()
+}
+
 /// Any unit vector orthogonal to the unit (or non-zero) vector `v`.
 #[inline]
 pub(crate) fn any_orthogonal(v: Vector) -> Vector {
@@ -274,6 +286,21 @@ mod tests {
         ));
         let p = Pose::try_new(Rotation::from_xyzw(0.0, 0.0, 0.0, 1.0005), Vector::ZERO).unwrap();
         assert!((p.rotation.length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn normalize_robust_handles_tiny_and_huge_vectors() {
+        for v in [
+            Vector::new(1e-30, -2e-30, 3e-31),
+            Vector::new(3e20, 4e20, 0.0),
+            Vector::new(0.0, 0.0, -5.0),
+        ] {
+            let n = normalize_robust(v).unwrap();
+            assert!((n.length() - 1.0).abs() < 1e-6, "{v} -> {n}");
+            assert!(n.dot(v) > 0.0);
+        }
+        assert!(normalize_robust(Vector::ZERO).is_none());
+        assert!(normalize_robust(Vector::new(Real::NAN, 0.0, 1.0)).is_none());
     }
 
     #[test]

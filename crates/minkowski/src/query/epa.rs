@@ -89,7 +89,8 @@ impl EpaStatus {
 /// other, need the larger polytope); absolute floor 16 ε.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EpaOptions {
-    /// The most vertices the polytope may have (each costs one support call per shape).
+    /// The most vertices the polytope may have (each costs one support call per shape);
+    /// the faces ever created are capped at 16 times this, which bounds the work.
     pub max_vertices: usize,
     /// Stop when the gap between the upper and lower bounds on the depth is at most
     /// `rel_tolerance × depth` (plus the absolute floor).
@@ -554,7 +555,11 @@ where
             ws.settle_key(best_face as usize);
         }
         let face = ws.faces[best_face as usize];
-        if ws.verts.len() >= opts.max_vertices {
+        // Bounded in work, not only in vertices: faces removed are not reclaimed, and on
+        // a depth attained along a whole circle of directions (a point on the axis of a
+        // long cone) each expansion removes a large near-coplanar patch, so the face list
+        // is capped too (seen: 2048 vertices took 25 s without it).
+        if ws.verts.len() >= opts.max_vertices || ws.faces.len() >= 16 * opts.max_vertices {
             status = EpaStatus::MaxIterations;
             break;
         }

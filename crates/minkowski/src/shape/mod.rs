@@ -45,16 +45,20 @@ use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
-/// The largest magnitude accepted for any length or coordinate: `1e12` in `f32`, `1e100`
-/// in `f64`. Beyond it, the products GJK forms (volumes are cubes of lengths) could
-/// overflow to infinity, so such input is refused rather than answered with garbage.
+/// The largest magnitude accepted for any length or coordinate: `1e8` in `f32`, `1e60`
+/// in `f64`. GJK forms products of up to four lengths (squared areas); with coordinates
+/// of the Minkowski difference up to a few times this bound they stay finite (f32 tops
+/// out at 3.4e38), so larger input is refused rather than answered with garbage. (In
+/// f32 the spacing of representable numbers at 1e8 is already 8 units.)
 #[cfg(not(feature = "f64"))]
-pub const MAX_MAGNITUDE: Real = 1e12;
-/// The largest magnitude accepted for any length or coordinate: `1e12` in `f32`, `1e100`
-/// in `f64`. Beyond it, the products GJK forms (volumes are cubes of lengths) could
-/// overflow to infinity, so such input is refused rather than answered with garbage.
+pub const MAX_MAGNITUDE: Real = 1e8;
+/// The largest magnitude accepted for any length or coordinate: `1e8` in `f32`, `1e60`
+/// in `f64`. GJK forms products of up to four lengths (squared areas); with coordinates
+/// of the Minkowski difference up to a few times this bound they stay finite (f32 tops
+/// out at 3.4e38), so larger input is refused rather than answered with garbage. (In
+/// f32 the spacing of representable numbers at 1e8 is already 8 units.)
 #[cfg(feature = "f64")]
-pub const MAX_MAGNITUDE: Real = 1e100;
+pub const MAX_MAGNITUDE: Real = 1e60;
 
 /// Why a shape could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -7,7 +7,7 @@
 //! and parallel lines.
 
 use super::LocalContact;
-use crate::math::{any_orthogonal, Point, Real, Vector};
+use crate::math::{any_orthogonal, normalize_robust, Point, Real, Vector};
 
 /// Closest points `(on segment 1, on segment 2)`.
 pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point) {
@@ -16,10 +16,25 @@ pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Poi
 }
 
 /// Closest points and their parameters `s, t ∈ [0, 1]` along each segment.
+///
+/// The parameters are solved for in coordinates scaled by the largest input component:
+/// they are scale invariant, and the quadratic's coefficients are products of up to four
+/// lengths, which would overflow (or underflow) at extreme sizes otherwise.
 fn closest_parameters(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point, Real, Real) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
+    let (d1_full, d2_full) = (q1 - p1, q2 - p2);
+    let norm = d1_full
+        .abs()
+        .max(d2_full.abs())
+        .max((p1 - p2).abs())
+        .max_element();
+    let k = if norm > 0.0 && norm.is_finite() {
+        1.0 / norm
+    } else {
+        1.0
+    };
+    let d1 = d1_full * k;
+    let d2 = d2_full * k;
+    let r = (p1 - p2) * k;
     let a = d1.length_squared();
     let e = d2.length_squared();
     let f = d2.dot(r);
@@ -57,7 +72,7 @@ fn closest_parameters(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Poi
             }
         }
     }
-    (p1 + d1 * s, p2 + d2 * t, s, t)
+    (p1 + d1_full * s, p2 + d2_full * t, s, t)
 }
 
 /// Projects a direction from A towards B onto the normal cone of the closest features:
@@ -85,7 +100,7 @@ fn into_normal_cone(n: Vector, d1: Vector, s: Real, d2: Vector, t: Real) -> Vect
             m -= dir * (along / len2);
         }
     }
-    m.try_normalize().unwrap_or(n)
+    normalize_robust(m).unwrap_or(n)
 }
 
 /// Contact between segment `p1 q1` inflated by `r1` (A) and `p2 q2` inflated by `r2`
@@ -108,11 +123,11 @@ pub(crate) fn contact(
     let (d1, d2) = (q1 - p1, q2 - p2);
     let across = d1.cross(d2);
     let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
-    let normal = if interior && across.length_squared() > 0.0 {
+    let across_unit = normalize_robust(across);
+    let normal = if let (true, Some(n)) = (interior, across_unit) {
         // Both points inside their segments: the only normal is the common perpendicular,
         // taken from the directions (exact) rather than from `d`, whose direction is
         // rounding noise when the segments nearly touch.
-        let n = across.normalize();
         let towards = if len > 0.0 {
             d
         } else {
@@ -123,20 +138,29 @@ pub(crate) fn contact(
         } else {
             n
         }
-    } else if len > 0.0 {
-        into_normal_cone(d / len, d1, s, d2, t)
+    } else if let Some(dn) = normalize_robust(d) {
+        // The gap along a direction is exact and cheap for segments (their supports are
+        // endpoints): of `d`'s direction, its projection into the features' normal cone
+        // and the common perpendicular, keep the one that separates best.
+        let gap = |n: Vector| (p2.dot(n).min(q2.dot(n))) - (p1.dot(n).max(q1.dot(n)));
+        let mut best = (gap(dn), dn);
+        let mut consider = |n: Vector| {
+            let g = gap(n);
+            if g > best.0 {
+                best = (g, n);
+            }
+        };
+        consider(into_normal_cone(dn, d1, s, d2, t));
+        if let Some(n) = across_unit {
+            consider(n);
+            consider(-n);
+        }
+        best.1
     } else {
         // The segments meet: any unit vector perpendicular to both (or to the one line,
         // when parallel) is a valid normal; orient it from A's centre towards B's.
-        let n = if across.length_squared() > 0.0 {
-            across.normalize()
-        } else {
-            any_orthogonal(if d1.length_squared() > 0.0 {
-                d1
-            } else {
-                Vector::Y
-            })
-        };
+        let n = across_unit
+            .unwrap_or_else(|| any_orthogonal(normalize_robust(d1).unwrap_or(Vector::Y)));
         let towards = (p2 + q2 - p1 - q1) * 0.5;
         if n.dot(towards) < 0.0 {
             -n
