@@ -27,10 +27,10 @@ fn closest_parameters(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Poi
         .max(d2_full.abs())
         .max((p1 - p2).abs())
         .max_element();
-    let k = if norm > 0.0 && norm.is_finite() {
-        1.0 / norm
-    } else {
-        1.0
+    // (A denormal extent has no finite reciprocal: leave such input unscaled.)
+    let k = match 1.0 / norm {
+        k if norm > 0.0 && k.is_finite() => k,
+        _ => 1.0,
     };
     let d1 = d1_full * k;
     let d2 = d2_full * k;
@@ -173,5 +173,29 @@ pub(crate) fn contact(
         normal,
         point_a: ca + normal * r1,
         point_b: cb - normal * r2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extreme_scales_give_finite_unit_answers() {
+        for scale in [1e-40 as Real, 1e-30, 1.0, 1e8] {
+            let c = contact(
+                Vector::new(-1.0, 0.0, 0.0) * scale,
+                Vector::new(1.0, 0.0, 0.0) * scale,
+                0.0,
+                Vector::new(0.0, -1.0, 1.0) * scale,
+                Vector::new(0.0, 1.0, 1.0) * scale,
+                0.0,
+            );
+            assert!(
+                c.distance.is_finite() && c.normal.is_finite(),
+                "{scale}: {c:?}"
+            );
+            assert!((c.normal.length() - 1.0).abs() < 1e-5, "{scale}: {c:?}");
+        }
     }
 }
