@@ -1,6 +1,9 @@
 //! The `minkowski query` tool end to end: hostile lines get typed errors and the tool
 //! goes on; valid lines get answers that match closed forms; ids are echoed verbatim.
 
+// Casts to and from `Real` are no-ops in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -333,5 +336,115 @@ fn example_file_answers_every_line() {
     assert_eq!(lines.len(), n);
     for l in &lines {
         assert!(l.get("error").is_none(), "{l}");
+    }
+}
+
+/// The tool answers exactly what the library answers (so the library's oracle suites
+/// speak for the CLI): random queries of every kind, compared bit for bit after the
+/// JSON round trip, in whichever precision this build uses.
+#[test]
+fn tool_answers_equal_library_answers_exactly() {
+    use minkowski::query;
+    use minkowski::{Pose, Real, Rotation, Vector};
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut rnd = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let shapes = [
+        r#"{"type": "cuboid", "half_extents": [0.5, 0.3, 0.7]}"#,
+        r#"{"type": "cylinder", "half_height": 0.6, "radius": 0.4}"#,
+        r#"{"type": "cone", "half_height": 0.5, "radius": 0.5}"#,
+        r#"{"type": "capsule", "half_height": 0.4, "radius": 0.2}"#,
+        r#"{"type": "convex", "points": [[0.5, 0, 0], [-0.3, 0.4, 0.1], [0, -0.5, 0.3], [0.1, 0.2, -0.6], [0.3, 0.3, 0.3]]}"#,
+        r#"{"type": "rounded", "shape": {"type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}, "radius": 0.1}"#,
+    ];
+    let mut lines = String::new();
+    let mut expected = Vec::new();
+    for i in 0..300 {
+        let (ia, ib) = (i % shapes.len(), (i * 7 + 1) % shapes.len());
+        let q = [rnd(), rnd(), rnd(), rnd()];
+        let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let (t, r) = (
+            [rnd() * 1.5, rnd() * 1.5, rnd() * 1.5],
+            [q[0] / n, q[1] / n, q[2] / n, q[3] / n],
+        );
+        let kind = ["intersects", "distance", "closest_points", "contact"][i % 4];
+        lines.push_str(&format!(
+            r#"{{"id": {i}, "query": "{kind}", "a": {}, "b": {}, "pose_b": {{"translation": [{}, {}, {}], "rotation": [{}, {}, {}, {}]}}}}"#,
+            shapes[ia], shapes[ib], t[0], t[1], t[2], r[0], r[1], r[2], r[3]
+        ));
+        lines.push('\n');
+        // The same query through the library, from the same (parsed) numbers.
+        let parse = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
+        let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
+        let pose_b = Pose::new(
+            rot / rot.length(),
+            Vector::new(t[0] as Real, t[1] as Real, t[2] as Real),
+        );
+        expected.push((kind, parse(shapes[ia]), parse(shapes[ib]), pose_b));
+    }
+    let (code, out, _) = run(&["query"], lines.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(out.len(), expected.len());
+    let to_shape = |v: &Value| shape_from_json(v);
+    for (ans, (kind, a, b, pose_b)) in out.iter().zip(&expected) {
+        let (a, b) = (to_shape(a), to_shape(b));
+        let pa = Pose::IDENTITY;
+        let num = |x: Real| serde_json::json!(x as f64);
+        let arr = |v: Vector| serde_json::json!([v.x as f64, v.y as f64, v.z as f64]);
+        match *kind {
+            "intersects" => assert_eq!(ans["intersects"], query::intersects(&a, &pa, &b, pose_b)),
+            "distance" => {
+                let d = query::distance(&a, &pa, &b, pose_b);
+                assert_eq!(ans["distance"], num(d.distance), "{ans}");
+            }
+            "closest_points" => {
+                let c = query::closest_points(&a, &pa, &b, pose_b);
+                assert_eq!(ans["distance"], num(c.distance), "{ans}");
+                assert_eq!(ans["point_a"], arr(c.point_a), "{ans}");
+                assert_eq!(ans["point_b"], arr(c.point_b), "{ans}");
+            }
+            _ => {
+                let c = query::contact(&a, &pa, &b, pose_b);
+                assert_eq!(ans["distance"], num(c.distance), "{ans}");
+                assert_eq!(ans["normal"], arr(c.normal), "{ans}");
+                assert_eq!(ans["point_a"], arr(c.point_a), "{ans}");
+                assert_eq!(ans["point_b"], arr(c.point_b), "{ans}");
+            }
+        }
+    }
+}
+
+/// The test's own reading of the few shape objects used above (independent of the tool's
+/// parser).
+fn shape_from_json(v: &Value) -> minkowski::shape::Shape {
+    use minkowski::shape::*;
+    use minkowski::{Real, Vector};
+    let f = |x: &Value| x.as_f64().unwrap() as Real;
+    let v3 = |x: &Value| Vector::new(f(&x[0]), f(&x[1]), f(&x[2]));
+    match v["type"].as_str().unwrap() {
+        "cuboid" => Cuboid::new(v3(&v["half_extents"])).unwrap().into(),
+        "cylinder" => Cylinder::new(f(&v["half_height"]), f(&v["radius"]))
+            .unwrap()
+            .into(),
+        "cone" => Cone::new(f(&v["half_height"]), f(&v["radius"]))
+            .unwrap()
+            .into(),
+        "capsule" => Capsule::new(f(&v["half_height"]), f(&v["radius"]))
+            .unwrap()
+            .into(),
+        "convex" => ConvexPolyhedron::new(v["points"].as_array().unwrap().iter().map(v3).collect())
+            .unwrap()
+            .into(),
+        "triangle" => Triangle::new(v3(&v["a"]), v3(&v["b"]), v3(&v["c"]))
+            .unwrap()
+            .into(),
+        "rounded" => RoundedShape::new(shape_from_json(&v["shape"]), f(&v["radius"]))
+            .unwrap()
+            .into(),
+        other => panic!("test shape {other}"),
     }
 }
