@@ -449,20 +449,20 @@ where
     // Where the polytope cannot be built, GJK's own witnesses (equal within its
     // tolerance when it found contact) are the answer's points.
     let (ga, gb) = gjk.simplex.witnesses();
+    // Depth 0 along `normal`, at GJK's witnesses: the answer for a flat `D`.
+    let flat = |normal: Vector, status, iterations| LocalEpa {
+        status,
+        depth: 0.0,
+        lower: 0.0,
+        upper: 0.0,
+        normal,
+        pa: ga,
+        pb: gb,
+        iterations,
+    };
     let pts = match grow(pair, &gjk.simplex, tiny, &mut iterations) {
         Start::Tetrahedron(p) => p,
-        Start::Flat(n) => {
-            return LocalEpa {
-                status: EpaStatus::Degenerate,
-                depth: 0.0,
-                lower: 0.0,
-                upper: 0.0,
-                normal: n,
-                pa: ga,
-                pb: gb,
-                iterations,
-            }
-        }
+        Start::Flat(n) => return flat(n, EpaStatus::Degenerate, iterations),
     };
     for p in &pts {
         scale = scale.max(p.w.length());
@@ -493,16 +493,7 @@ where
         .and_then(DVec3::try_normalize)
         .map(narrow)
         .unwrap_or(Vector::Y);
-        LocalEpa {
-            status,
-            depth: 0.0,
-            lower: 0.0,
-            upper: 0.0,
-            normal,
-            pa: ga,
-            pb: gb,
-            iterations,
-        }
+        flat(normal, status, iterations)
     };
     for f in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
         if ws.add_face(f).is_none() {
@@ -553,6 +544,10 @@ where
                 break;
             }
             ws.settle_key(best_face as usize);
+        }
+        if best_face == u32::MAX {
+            // No face left to expand (only reachable through non-finite arithmetic).
+            return fallback(EpaStatus::NumericalLimit, ws, iterations);
         }
         let face = ws.faces[best_face as usize];
         // Bounded in work, not only in vertices: faces removed are not reclaimed, and on
