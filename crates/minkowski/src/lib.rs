@@ -34,6 +34,7 @@
 #![allow(clippy::unnecessary_cast)]
 
 pub mod bounding;
+pub mod hull;
 pub mod math;
 pub mod query;
 pub mod shape;

@@ -7,6 +7,7 @@
 //! |------------|-----------------|---------------|
 //! | [`Real`]   | `f32`           | `f64`         |
 //! | [`Vector`] | `glam::Vec3`    | `glam::DVec3` |
+//! | [`Vector2`] | `glam::Vec2`   | `glam::DVec2` |
 //! | [`Rotation`] | `glam::Quat`  | `glam::DQuat` |
 //!
 //! Points and free vectors share the type [`Vector`]; [`Point`] is an alias that
@@ -18,6 +19,8 @@ mod precision {
     pub type Real = f32;
     /// A 3D vector (free vector or point) in [`Real`] precision.
     pub type Vector = glam::Vec3;
+    /// A 2D vector (free vector or point) in [`Real`] precision.
+    pub type Vector2 = glam::Vec2;
     /// A rotation as a unit quaternion in [`Real`] precision.
     pub type Rotation = glam::Quat;
     /// A 3×3 matrix in [`Real`] precision.
@@ -30,13 +33,15 @@ mod precision {
     pub type Real = f64;
     /// A 3D vector (free vector or point) in [`Real`] precision.
     pub type Vector = glam::DVec3;
+    /// A 2D vector (free vector or point) in [`Real`] precision.
+    pub type Vector2 = glam::DVec2;
     /// A rotation as a unit quaternion in [`Real`] precision.
     pub type Rotation = glam::DQuat;
     /// A 3×3 matrix in [`Real`] precision.
     pub type Matrix3 = glam::DMat3;
 }
 
-pub use precision::{Matrix3, Real, Rotation, Vector};
+pub use precision::{Matrix3, Real, Rotation, Vector, Vector2};
 
 /// A position in space. Same type as [`Vector`]; the alias documents intent.
 pub type Point = Vector;

@@ -1,0 +1,608 @@
+//! Quickhull in 3D (C. B. Barber, D. P. Dobkin and H. Huhdanpaa, "The quickhull
+//! algorithm for convex hulls", ACM TOMS 22(4), 1996), with exact predicates.
+//!
+//! Start from a tetrahedron of four extreme points and give every other point to one
+//! face it lies strictly above (its *conflict list*); points above no face are inside
+//! and dropped for good. Then, while some face has conflicts, take its furthest point
+//! (the *eye*), find the faces the eye sees (strictly above), walk their boundary (the
+//! *horizon*, a simple cycle of edges), replace the visible faces by a cone of new
+//! triangles from the horizon to the eye, and hand the orphaned points to the first new
+//! face they lie above. A point above a visible face that is above no new face is inside
+//! the new hull (Barber et al., Lemma 3), so it is dropped too.
+//!
+//! Departures from the paper:
+//!
+//! * **Exact decisions, no thick facets.** Qhull handles rounding with "thick" facets and
+//!   post-merging. Here "strictly above" is Shewchuk's exact `orient3d`, so the visible
+//!   set is exactly the set of faces whose plane separates the eye from the hull, the
+//!   horizon is always a simple cycle, and no new triangle is ever degenerate (an eye
+//!   collinear with a horizon edge would lie in the plane of the visible face across
+//!   that edge). Floating point is used only to pick the furthest point, which affects
+//!   speed, never correctness.
+//! * **Merging after the fact.** The triangulated hull may hold exactly coplanar
+//!   neighbours (a cube's faces, or a point that landed exactly on a face's plane
+//!   outside it). They are merged into polygons by flood fill, and vertices left on a
+//!   straight polygon side (or inside a merged face) are dropped, so the output has
+//!   extreme points only.
+//! * **Lower dimensions are answers, not errors.** Fewer than four affinely independent
+//!   points give a [`Dimension::Polygon`] (2D hull in the plane), a [`Dimension::Segment`]
+//!   or a [`Dimension::Point`].
+//!
+//! Cost: O(n log n) expected for points in general position (each point is tested
+//! against O(log n) faces on average), O(n h) in the worst case.
+
+use std::collections::HashMap;
+
+use glam::{DVec2, DVec3};
+
+use super::convex_hull::{assemble, to_f64, ConvexHull, Dimension};
+use super::predicates::{collinear3, orient2, orient3, prepare3};
+use super::{join_chains, monotone_chains, sorted_unique, HullError};
+use crate::math::{Point, Real, Vector};
+
+const NONE: u32 = u32::MAX;
+
+/// The convex hull of a 3D point set.
+///
+/// Returns the hull in the input's frame and units: see [`ConvexHull`] for the
+/// conventions (extreme points only, merged counter-clockwise polygon faces, adjacency)
+/// and [`Dimension`] for degenerate input. Duplicated, coplanar and collinear points, and
+/// coordinates of very different magnitudes, are all handled exactly.
+///
+/// # Errors
+/// [`HullError::Empty`] for no points, [`HullError::NonFinitePoint`] /
+/// [`HullError::OutOfRange`] naming the first bad point. Never panics.
+///
+/// ```
+/// use minkowski::{hull::{quickhull3d, Dimension}, Vector};
+/// let mut pts = Vec::new();
+/// for i in 0..8 {
+///     pts.push(Vector::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32));
+/// }
+/// pts.push(Vector::splat(0.5)); // inside
+/// pts.push(Vector::new(0.5, 0.5, 1.0)); // on the top face
+/// let hull = quickhull3d(&pts).unwrap();
+/// assert_eq!(hull.dimension(), Dimension::Polyhedron);
+/// assert_eq!((hull.vertices().len(), hull.num_faces()), (8, 6)); // six quadrilaterals
+/// assert!((hull.volume() - 1.0).abs() < 1e-6);
+/// hull.validate(&pts).unwrap();
+/// ```
+pub fn quickhull3d(points: &[Point]) -> Result<ConvexHull, HullError> {
+    let p = prepare3(points)?;
+    let lex = |a: &usize, b: &usize| {
+        let (u, v) = (p[*a], p[*b]);
+        u.x.total_cmp(&v.x)
+            .then(u.y.total_cmp(&v.y))
+            .then(u.z.total_cmp(&v.z))
+    };
+    let idx = 0..p.len();
+    let lo = idx.clone().min_by(lex).ok_or(HullError::Empty)?;
+    let hi = idx.max_by(lex).ok_or(HullError::Empty)?;
+    if p[lo] == p[hi] {
+        return Ok(assemble(
+            Dimension::Point,
+            points,
+            vec![lo],
+            Vec::new(),
+            Vector::ZERO,
+        ));
+    }
+    let Some((i0, i1, i2)) = triangle(&p) else {
+        return Ok(assemble(
+            Dimension::Segment,
+            points,
+            vec![lo, hi],
+            Vec::new(),
+            Vector::ZERO,
+        ));
+    };
+    let Some(i3) = apex(&p, i0, i1, i2) else {
+        return Ok(planar(points, &p, i0, i1, i2));
+    };
+    let mut b = Builder::new(&p);
+    b.run([i0, i1, i2, i3])?;
+    b.finish(points)
+}
+
+/// Three affinely independent points, the first two far apart; `None` if all points are
+/// collinear.
+fn triangle(p: &[DVec3]) -> Option<(usize, usize, usize)> {
+    // The extreme points along the axes; the pair furthest apart spans the first edge.
+    let mut ext = [0usize; 6];
+    for (i, q) in p.iter().enumerate() {
+        for k in 0..3 {
+            if q[k] < p[ext[2 * k]][k] {
+                ext[2 * k] = i;
+            }
+            if q[k] > p[ext[2 * k + 1]][k] {
+                ext[2 * k + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for &a in &ext {
+        for &b in &ext {
+            let d = p[a].distance_squared(p[b]);
+            if d > best {
+                (i0, i1, best) = (a, b, d);
+            }
+        }
+    }
+    if p[i0] == p[i1] {
+        // Cannot happen for a set with two distinct points (some axis separates them),
+        // kept as a guard.
+        i1 = (0..p.len()).find(|&i| p[i] != p[i0])?;
+    }
+    let dir = p[i1] - p[i0];
+    let far = (0..p.len())
+        .max_by(|&a, &b| {
+            let da = dir.cross(p[a] - p[i0]).length_squared();
+            let db = dir.cross(p[b] - p[i0]).length_squared();
+            da.total_cmp(&db)
+        })
+        .filter(|&i| !collinear3(p[i0], p[i1], p[i]));
+    let i2 = match far {
+        Some(i) => i,
+        None => (0..p.len()).find(|&i| !collinear3(p[i0], p[i1], p[i]))?,
+    };
+    Some((i0, i1, i2))
+}
+
+/// A point off the plane of the triangle, as far from it as possible; `None` if all
+/// points are coplanar.
+fn apex(p: &[DVec3], i0: usize, i1: usize, i2: usize) -> Option<usize> {
+    let n = (p[i1] - p[i0]).cross(p[i2] - p[i0]);
+    let far = (0..p.len())
+        .max_by(|&a, &b| {
+            let da = n.dot(p[a] - p[i0]).abs();
+            let db = n.dot(p[b] - p[i0]).abs();
+            da.total_cmp(&db)
+        })
+        .filter(|&i| orient3(p[i0], p[i1], p[i2], p[i]) != 0.0);
+    match far {
+        Some(i) => Some(i),
+        None => (0..p.len()).find(|&i| orient3(p[i0], p[i1], p[i2], p[i]) != 0.0),
+    }
+}
+
+/// The hull of a coplanar set: its 2D hull in the plane.
+fn planar(points: &[Point], p: &[DVec3], i0: usize, i1: usize, i2: usize) -> ConvexHull {
+    // Project along an axis the plane is not parallel to (exact check), keeping the
+    // other two axes in cyclic order so that orientation is preserved.
+    let n = (p[i1] - p[i0]).cross(p[i2] - p[i0]);
+    let mut axes = [0usize, 1, 2];
+    axes.sort_by(|&a, &b| n[b].abs().total_cmp(&n[a].abs()));
+    let proj = |k: usize, q: DVec3| DVec2::new(q[(k + 1) % 3], q[(k + 2) % 3]);
+    let k0 = axes
+        .into_iter()
+        .find(|&k| orient2(proj(k, p[i0]), proj(k, p[i1]), proj(k, p[i2])) != 0.0)
+        .unwrap_or(axes[0]);
+    let q: Vec<DVec2> = p.iter().map(|&x| proj(k0, x)).collect();
+    let sorted = sorted_unique(&q);
+    let (lower, upper) = monotone_chains(&q, &sorted);
+    let mut ring = join_chains(&q, &lower, &upper);
+    // The polygon's normal, accurately (Newell), made canonical: largest component
+    // positive. The ring is counter-clockwise about +axis k0; reverse it if the canonical
+    // normal points the other way.
+    let v: Vec<DVec3> = ring.iter().map(|&i| to_f64(points[i])).collect();
+    let mut newell = DVec3::ZERO;
+    for i in 0..v.len() {
+        newell += v[i].cross(v[(i + 1) % v.len()]);
+    }
+    let k = newell.abs().max_position();
+    if newell[k] < 0.0 {
+        newell = -newell;
+    }
+    if newell[k0] < 0.0 {
+        ring.reverse();
+    }
+    // Start at the lexicographically smallest vertex.
+    let first = (0..ring.len())
+        .min_by(|&a, &b| {
+            let (u, w) = (p[ring[a]], p[ring[b]]);
+            u.x.total_cmp(&w.x)
+                .then(u.y.total_cmp(&w.y))
+                .then(u.z.total_cmp(&w.z))
+        })
+        .unwrap_or(0);
+    ring.rotate_left(first);
+    let normal = newell.normalize_or_zero();
+    let face: Vec<u32> = (0..ring.len() as u32).collect();
+    assemble(
+        Dimension::Polygon,
+        points,
+        ring,
+        vec![face],
+        Vector::new(normal.x as Real, normal.y as Real, normal.z as Real),
+    )
+}
+
+#[derive(Clone)]
+struct Face {
+    v: [u32; 3],
+    adj: [u32; 3],
+    /// Unnormalised outward normal and offset, for the furthest-point heuristic only.
+    n: DVec3,
+    d: f64,
+    head: u32,
+    best: u32,
+    best_dist: f64,
+    alive: bool,
+    mark: u32,
+    visible: bool,
+}
+
+struct Builder<'a> {
+    p: &'a [DVec3],
+    faces: Vec<Face>,
+    free: Vec<u32>,
+    /// Conflict lists: `next[q]` is the point after `q` in its face's list.
+    next: Vec<u32>,
+    pending: Vec<u32>,
+    epoch: u32,
+    visible: Vec<u32>,
+    horizon: Vec<(u32, u8)>,
+    stack: Vec<(u32, u8, u8)>,
+    cone: Vec<u32>,
+    orphans: Vec<u32>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(p: &'a [DVec3]) -> Self {
+        Self {
+            p,
+            faces: Vec::new(),
+            free: Vec::new(),
+            next: vec![NONE; p.len()],
+            pending: Vec::new(),
+            epoch: 0,
+            visible: Vec::new(),
+            horizon: Vec::new(),
+            stack: Vec::new(),
+            cone: Vec::new(),
+            orphans: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn above(&self, f: u32, q: u32) -> bool {
+        let v = &self.faces[f as usize].v;
+        let p = self.p;
+        orient3(
+            p[v[0] as usize],
+            p[v[1] as usize],
+            p[v[2] as usize],
+            p[q as usize],
+        ) > 0.0
+    }
+
+    fn new_face(&mut self, a: u32, b: u32, c: u32) -> u32 {
+        let p = self.p;
+        let (pa, pb, pc) = (p[a as usize], p[b as usize], p[c as usize]);
+        let n = (pb - pa).cross(pc - pa);
+        let face = Face {
+            v: [a, b, c],
+            adj: [NONE; 3],
+            n,
+            d: n.dot(pa),
+            head: NONE,
+            best: NONE,
+            best_dist: f64::NEG_INFINITY,
+            alive: true,
+            mark: 0,
+            visible: false,
+        };
+        if let Some(f) = self.free.pop() {
+            self.faces[f as usize] = face;
+            f
+        } else {
+            self.faces.push(face);
+            (self.faces.len() - 1) as u32
+        }
+    }
+
+    #[inline]
+    fn add_conflict(&mut self, f: u32, q: u32) {
+        let dist = {
+            let face = &self.faces[f as usize];
+            face.n.dot(self.p[q as usize]) - face.d
+        };
+        let face = &mut self.faces[f as usize];
+        if face.head == NONE {
+            self.pending.push(f);
+        }
+        self.next[q as usize] = face.head;
+        face.head = q;
+        if dist > face.best_dist {
+            face.best_dist = dist;
+            face.best = q;
+        }
+    }
+
+    fn run(&mut self, [i0, i1, i2, i3]: [usize; 4]) -> Result<(), HullError> {
+        let (a, b, c, d) = (i0 as u32, i1 as u32, i2 as u32, i3 as u32);
+        let p = self.p;
+        // Orient so that the fourth point is below the base (outward normals).
+        let (b, c) = if orient3(p[i0], p[i1], p[i2], p[i3]) > 0.0 {
+            (c, b)
+        } else {
+            (b, c)
+        };
+        let base = [
+            self.new_face(a, b, c),
+            self.new_face(a, d, b),
+            self.new_face(b, d, c),
+            self.new_face(c, d, a),
+        ];
+        self.link(&base);
+        for q in 0..p.len() as u32 {
+            if q == a || q == b || q == c || q == d {
+                continue;
+            }
+            if let Some(&f) = base.iter().find(|&&f| self.above(f, q)) {
+                self.add_conflict(f, q);
+            }
+        }
+        // Every iteration makes one point a hull vertex and removes it from the conflict
+        // lists, so there are at most n iterations.
+        let mut iterations = 0usize;
+        while let Some(f) = self.pending.pop() {
+            let face = &self.faces[f as usize];
+            if !face.alive || face.head == NONE {
+                continue;
+            }
+            iterations += 1;
+            if iterations > p.len() {
+                return Err(internal("more iterations than points"));
+            }
+            let eye = face.best;
+            self.add_point(f, eye)?;
+        }
+        Ok(())
+    }
+
+    /// Sets the adjacency of faces that share edges (used for the first tetrahedron).
+    fn link(&mut self, faces: &[u32]) {
+        for &f in faces {
+            for e in 0..3 {
+                let (u, v) = (
+                    self.faces[f as usize].v[e],
+                    self.faces[f as usize].v[(e + 1) % 3],
+                );
+                for &g in faces {
+                    let gv = self.faces[g as usize].v;
+                    if (0..3).any(|j| gv[j] == v && gv[(j + 1) % 3] == u) {
+                        self.faces[f as usize].adj[e] = g;
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_point(&mut self, start: u32, eye: u32) -> Result<(), HullError> {
+        self.epoch = self.epoch.wrapping_add(1).max(1);
+        let epoch = self.epoch;
+        self.visible.clear();
+        self.horizon.clear();
+        self.stack.clear();
+        {
+            let f = &mut self.faces[start as usize];
+            f.mark = epoch;
+            f.visible = true;
+        }
+        self.visible.push(start);
+        // Depth-first walk over the visible faces, each face's edges taken in
+        // counter-clockwise order from the one it was entered by: the horizon edges come
+        // out in order around the visible region.
+        self.stack.push((start, 3, 0));
+        while let Some(top) = self.stack.last_mut() {
+            let (f, entry, k) = *top;
+            let limit = if entry == 3 { 3 } else { 2 };
+            if k == limit {
+                self.stack.pop();
+                continue;
+            }
+            top.2 += 1;
+            let e = if entry == 3 { k } else { (entry + 1 + k) % 3 };
+            let g = self.faces[f as usize].adj[e as usize];
+            let gf = &self.faces[g as usize];
+            if gf.mark == epoch {
+                if !gf.visible {
+                    self.horizon.push((f, e));
+                }
+                continue;
+            }
+            let vis = self.above(g, eye);
+            let gf = &mut self.faces[g as usize];
+            gf.mark = epoch;
+            gf.visible = vis;
+            if vis {
+                let j = (0..3u8)
+                    .find(|&j| gf.adj[j as usize] == f)
+                    .ok_or_else(|| internal("adjacency is not symmetric"))?;
+                self.visible.push(g);
+                self.stack.push((g, j, 0));
+            } else {
+                self.horizon.push((f, e));
+            }
+        }
+        // The horizon must be a closed chain.
+        let h = self.horizon.len();
+        if h < 3 {
+            return Err(internal("horizon shorter than three edges"));
+        }
+        let edge = |s: &Self, (f, e): (u32, u8)| {
+            let v = s.faces[f as usize].v;
+            (v[e as usize], v[(e as usize + 1) % 3])
+        };
+        for i in 0..h {
+            if edge(self, self.horizon[i]).1 != edge(self, self.horizon[(i + 1) % h]).0 {
+                return Err(internal("horizon is not a cycle"));
+            }
+        }
+        // Orphaned points of the visible faces; the faces die.
+        self.orphans.clear();
+        for i in 0..self.visible.len() {
+            let f = self.visible[i];
+            let mut q = self.faces[f as usize].head;
+            while q != NONE {
+                if q != eye {
+                    self.orphans.push(q);
+                }
+                q = self.next[q as usize];
+            }
+        }
+        // The cone of new faces (created before the visible faces are freed, so that no
+        // slot is reused while the horizon still refers to it).
+        self.cone.clear();
+        for i in 0..h {
+            let (f, e) = self.horizon[i];
+            let (u, v) = edge(self, (f, e));
+            let other = self.faces[f as usize].adj[e as usize];
+            let nf = self.new_face(u, v, eye);
+            self.faces[nf as usize].adj[0] = other;
+            let o = &mut self.faces[other as usize];
+            let j = (0..3)
+                .find(|&j| o.v[j] == v && o.v[(j + 1) % 3] == u)
+                .ok_or_else(|| internal("horizon neighbour lacks the edge"))?;
+            o.adj[j] = nf;
+            self.cone.push(nf);
+        }
+        for i in 0..h {
+            let nf = self.cone[i] as usize;
+            self.faces[nf].adj[1] = self.cone[(i + 1) % h];
+            self.faces[nf].adj[2] = self.cone[(i + h - 1) % h];
+        }
+        for i in 0..self.visible.len() {
+            let f = self.visible[i];
+            self.faces[f as usize].alive = false;
+            self.faces[f as usize].head = NONE;
+            self.free.push(f);
+        }
+        for i in 0..self.orphans.len() {
+            let q = self.orphans[i];
+            if let Some(j) = (0..h).find(|&j| self.above(self.cone[j], q)) {
+                self.add_conflict(self.cone[j], q);
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges coplanar neighbours into polygons, drops non-extreme vertices and assembles
+    /// the hull.
+    fn finish(self, points: &[Point]) -> Result<ConvexHull, HullError> {
+        let p = self.p;
+        let alive: Vec<u32> = (0..self.faces.len() as u32)
+            .filter(|&f| self.faces[f as usize].alive)
+            .collect();
+        // Union-find over coplanar neighbours.
+        let mut parent: Vec<u32> = (0..self.faces.len() as u32).collect();
+        fn root(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for &f in &alive {
+            let face = &self.faces[f as usize];
+            for e in 0..3 {
+                let g = face.adj[e];
+                if g < f {
+                    continue;
+                }
+                let gv = self.faces[g as usize].v;
+                let apex = gv
+                    .iter()
+                    .copied()
+                    .find(|&x| x != face.v[e] && x != face.v[(e + 1) % 3])
+                    .ok_or_else(|| internal("neighbour shares all vertices"))?;
+                let [a, b, c] = face.v.map(|i| p[i as usize]);
+                if orient3(a, b, c, p[apex as usize]) == 0.0 {
+                    let (rf, rg) = (root(&mut parent, f), root(&mut parent, g));
+                    parent[rf as usize] = rg;
+                }
+            }
+        }
+        // Boundary edges of each merged region, grouped by region.
+        let mut boundary: Vec<(u32, u32, u32)> = Vec::new();
+        for &f in &alive {
+            let face = &self.faces[f as usize];
+            let rf = root(&mut parent, f);
+            for e in 0..3 {
+                if root(&mut parent, face.adj[e]) != rf {
+                    boundary.push((rf, face.v[e], face.v[(e + 1) % 3]));
+                }
+            }
+        }
+        boundary.sort_unstable();
+        let mut polygons: Vec<Vec<u32>> = Vec::new();
+        let mut i = 0;
+        while i < boundary.len() {
+            let region = boundary[i].0;
+            let mut j = i;
+            while j < boundary.len() && boundary[j].0 == region {
+                j += 1;
+            }
+            let edges = &boundary[i..j];
+            // Follow the cycle: each vertex starts exactly one boundary edge.
+            let mut ring = Vec::with_capacity(edges.len());
+            let start = edges[0].1;
+            let mut cur = start;
+            for _ in 0..edges.len() {
+                ring.push(cur);
+                let k = edges
+                    .binary_search_by(|x| x.1.cmp(&cur))
+                    .map_err(|_| internal("face boundary is open"))?;
+                cur = edges[k].2;
+                if cur == start {
+                    break;
+                }
+            }
+            if cur != start || ring.len() != edges.len() {
+                return Err(internal("face boundary is not one cycle"));
+            }
+            // Drop corners that are not corners (on a straight side).
+            let m = ring.len();
+            let corners: Vec<u32> = (0..m)
+                .filter(|&k| {
+                    let (u, v, w) = (ring[(k + m - 1) % m], ring[k], ring[(k + 1) % m]);
+                    !collinear3(p[u as usize], p[v as usize], p[w as usize])
+                })
+                .map(|k| ring[k])
+                .collect();
+            if corners.len() < 3 {
+                return Err(internal("a face collapsed"));
+            }
+            polygons.push(corners);
+            i = j;
+        }
+        // Vertices: the corners, numbered in input order.
+        let mut used: Vec<u32> = polygons.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        let index: HashMap<u32, u32> = used
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| (v, k as u32))
+            .collect();
+        let faces: Vec<Vec<u32>> = polygons
+            .into_iter()
+            .map(|poly| poly.into_iter().map(|v| index[&v]).collect())
+            .collect();
+        let source: Vec<usize> = used.into_iter().map(|v| v as usize).collect();
+        Ok(assemble(
+            Dimension::Polyhedron,
+            points,
+            source,
+            faces,
+            Vector::ZERO,
+        ))
+    }
+}
+
+fn internal(what: &str) -> HullError {
+    HullError::Internal {
+        reason: what.to_string(),
+    }
+}
