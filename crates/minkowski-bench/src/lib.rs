@@ -167,3 +167,84 @@ pub fn median_ns(rounds: usize, poses: &[(Pose, Pose)], mut f: impl FnMut(&Pose,
     samples.sort_by(|x, y| x.total_cmp(y));
     samples.get(samples.len() / 2).copied().unwrap_or(f64::NAN)
 }
+
+/// Seeded 3D point distributions for the hull benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cloud {
+    /// Uniform in the unit ball: most points are interior (about n^(1/3) of them are
+    /// on the hull).
+    Ball,
+    /// On the unit sphere: every point is a hull vertex.
+    Sphere,
+}
+
+impl Cloud {
+    /// Name used in tables and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cloud::Ball => "ball",
+            Cloud::Sphere => "sphere",
+        }
+    }
+
+    /// `n` points of this distribution from `seed`.
+    pub fn points(self, n: usize, seed: u64) -> Vec<Vector> {
+        let mut rng = Rng::new(seed);
+        (0..n)
+            .map(|_| {
+                let d = rng.dir();
+                match self {
+                    Cloud::Sphere => d,
+                    Cloud::Ball => {
+                        let u = (rng.signed() as f64 * 0.5 + 0.5).cbrt() as Real;
+                        d * u
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// Seeded 2D point distributions of seed 003's Figure 11.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cloud2d {
+    /// Uniform in the unit disc.
+    Disc,
+    /// On the unit circle: every point is a hull vertex.
+    Circle,
+    /// Uniform in the square [-1, 1]².
+    Square,
+}
+
+impl Cloud2d {
+    /// Every distribution.
+    pub const ALL: [Cloud2d; 3] = [Cloud2d::Disc, Cloud2d::Circle, Cloud2d::Square];
+
+    /// Name used in tables, plots and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cloud2d::Disc => "uniform disc",
+            Cloud2d::Circle => "on circle",
+            Cloud2d::Square => "square",
+        }
+    }
+
+    /// `n` points of this distribution from `seed`.
+    pub fn points(self, n: usize, seed: u64) -> Vec<minkowski::math::Vector2> {
+        use minkowski::math::Vector2;
+        let mut rng = Rng::new(seed);
+        (0..n)
+            .map(|_| {
+                let a = rng.signed() as f64 * std::f64::consts::PI;
+                match self {
+                    Cloud2d::Disc => {
+                        let r = (rng.signed() as f64 * 0.5 + 0.5).sqrt();
+                        Vector2::new((r * a.cos()) as Real, (r * a.sin()) as Real)
+                    }
+                    Cloud2d::Circle => Vector2::new(a.cos() as Real, a.sin() as Real),
+                    Cloud2d::Square => Vector2::new(rng.signed(), rng.signed()),
+                }
+            })
+            .collect()
+    }
+}

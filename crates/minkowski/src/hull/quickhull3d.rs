@@ -31,7 +31,7 @@
 //! Cost: O(n log n) expected for points in general position (each point is tested
 //! against O(log n) faces on average), O(n h) in the worst case.
 
-use std::collections::HashMap;
+use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 
@@ -41,6 +41,9 @@ use super::{join_chains, monotone_chains, sorted_unique, HullError};
 use crate::math::{Point, Real, Vector};
 
 const NONE: u32 = u32::MAX;
+
+/// Conflict lists shorter than this are processed depth first (see `Builder::schedule`).
+const SMALL_FACE: u32 = 1024;
 
 /// The convex hull of a 3D point set.
 ///
@@ -221,10 +224,14 @@ fn planar(points: &[Point], p: &[DVec3], i0: usize, i1: usize, i2: usize) -> Con
 struct Face {
     v: [u32; 3],
     adj: [u32; 3],
-    /// Unnormalised outward normal and offset, for the furthest-point heuristic only.
+    /// Unnormalised outward normal `(b − a) × (c − a)` as computed in floating point,
+    /// and the componentwise sums of the absolute products it came from (for the
+    /// filter's error bound; see [`Builder::above`]).
     n: DVec3,
-    d: f64,
+    n_abs: DVec3,
+    a: DVec3,
     head: u32,
+    count: u32,
     best: u32,
     best_dist: f64,
     alive: bool,
@@ -238,7 +245,10 @@ struct Builder<'a> {
     free: Vec<u32>,
     /// Conflict lists: `next[q]` is the point after `q` in its face's list.
     next: Vec<u32>,
-    pending: Vec<u32>,
+    /// Faces with many conflicts, largest conflict list first.
+    pending: BinaryHeap<(u32, u32)>,
+    /// Faces with few conflicts, last in first out.
+    pending_small: Vec<u32>,
     epoch: u32,
     visible: Vec<u32>,
     horizon: Vec<(u32, u8)>,
@@ -254,7 +264,8 @@ impl<'a> Builder<'a> {
             faces: Vec::new(),
             free: Vec::new(),
             next: vec![NONE; p.len()],
-            pending: Vec::new(),
+            pending: BinaryHeap::new(),
+            pending_small: Vec::new(),
             epoch: 0,
             visible: Vec::new(),
             horizon: Vec::new(),
@@ -264,28 +275,52 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Whether point `q` is strictly above face `f` — exactly.
+    ///
+    /// A floating-point filter decides first: with `u = b − a`, `v = c − a`, `w = q − a`
+    /// and `n = u × v` all computed in floating point, `d = n · w` differs from the exact
+    /// determinant by less than `16 ε Σᵢ Nᵢ |wᵢ|`, where `Nᵢ` is the sum of the absolute
+    /// values of the two products forming `nᵢ` (each subtraction, product and sum adds at
+    /// most one relative rounding of its operands' absolute values, about 8ε in all; 16
+    /// is a safe round-up). Coordinates are scaled into `[−2, 2]`, and an absolute term
+    /// covers underflow. When `|d|` is above the bound its sign is the exact sign;
+    /// otherwise Shewchuk's adaptive `orient3d` decides.
     #[inline]
     fn above(&self, f: u32, q: u32) -> bool {
-        let v = &self.faces[f as usize].v;
-        let p = self.p;
-        orient3(
-            p[v[0] as usize],
-            p[v[1] as usize],
-            p[v[2] as usize],
-            p[q as usize],
-        ) > 0.0
+        let face = &self.faces[f as usize];
+        match filtered_side(face, self.p[q as usize]) {
+            Some(s) => s > 0.0,
+            None => {
+                let (v, p) = (&face.v, self.p);
+                orient3(
+                    p[v[0] as usize],
+                    p[v[1] as usize],
+                    p[v[2] as usize],
+                    p[q as usize],
+                ) > 0.0
+            }
+        }
     }
 
     fn new_face(&mut self, a: u32, b: u32, c: u32) -> u32 {
         let p = self.p;
         let (pa, pb, pc) = (p[a as usize], p[b as usize], p[c as usize]);
-        let n = (pb - pa).cross(pc - pa);
+        let (u, w) = (pb - pa, pc - pa);
+        let n = u.cross(w);
+        let (ua, wa) = (u.abs(), w.abs());
+        let n_abs = DVec3::new(
+            ua.y * wa.z + ua.z * wa.y,
+            ua.z * wa.x + ua.x * wa.z,
+            ua.x * wa.y + ua.y * wa.x,
+        );
         let face = Face {
             v: [a, b, c],
             adj: [NONE; 3],
             n,
-            d: n.dot(pa),
+            n_abs,
+            a: pa,
             head: NONE,
+            count: 0,
             best: NONE,
             best_dist: f64::NEG_INFINITY,
             alive: true,
@@ -301,16 +336,37 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Queues the faces of `faces` that have conflicts. Faces with many conflicts go
+    /// first, largest first: their eyes discard the most interior points early, which on
+    /// a uniform ball cuts the number of side tests threefold against depth-first order.
+    /// Faces with few conflicts are then taken depth first, which keeps the work local
+    /// (and the caches warm) when most points are on the hull.
+    fn schedule(&mut self, faces: &[u32]) {
+        for &f in faces {
+            let c = self.faces[f as usize].count;
+            if c >= SMALL_FACE {
+                self.pending.push((c, f));
+            } else if c > 0 {
+                self.pending_small.push(f);
+            }
+        }
+    }
+
+    fn next_face(&mut self) -> Option<u32> {
+        match self.pending.pop() {
+            Some((_, f)) => Some(f),
+            None => self.pending_small.pop(),
+        }
+    }
+
     #[inline]
     fn add_conflict(&mut self, f: u32, q: u32) {
         let dist = {
             let face = &self.faces[f as usize];
-            face.n.dot(self.p[q as usize]) - face.d
+            face.n.dot(self.p[q as usize] - face.a)
         };
         let face = &mut self.faces[f as usize];
-        if face.head == NONE {
-            self.pending.push(f);
-        }
+        face.count += 1;
         self.next[q as usize] = face.head;
         face.head = q;
         if dist > face.best_dist {
@@ -343,10 +399,11 @@ impl<'a> Builder<'a> {
                 self.add_conflict(f, q);
             }
         }
+        self.schedule(&base);
         // Every iteration makes one point a hull vertex and removes it from the conflict
         // lists, so there are at most n iterations.
         let mut iterations = 0usize;
-        while let Some(f) = self.pending.pop() {
+        while let Some(f) = self.next_face() {
             let face = &self.faces[f as usize];
             if !face.alive || face.head == NONE {
                 continue;
@@ -479,12 +536,22 @@ impl<'a> Builder<'a> {
             self.faces[f as usize].head = NONE;
             self.free.push(f);
         }
+        // Consecutive orphans tend to lie above the same new face: start each search
+        // where the last one succeeded.
+        let mut last = 0;
         for i in 0..self.orphans.len() {
             let q = self.orphans[i];
-            if let Some(j) = (0..h).find(|&j| self.above(self.cone[j], q)) {
+            if let Some(j) = (0..h)
+                .map(|k| (last + k) % h)
+                .find(|&j| self.above(self.cone[j], q))
+            {
                 self.add_conflict(self.cone[j], q);
+                last = j;
             }
         }
+        let cone = std::mem::take(&mut self.cone);
+        self.schedule(&cone);
+        self.cone = cone;
         Ok(())
     }
 
@@ -518,17 +585,28 @@ impl<'a> Builder<'a> {
                     .find(|&x| x != face.v[e] && x != face.v[(e + 1) % 3])
                     .ok_or_else(|| internal("neighbour shares all vertices"))?;
                 let [a, b, c] = face.v.map(|i| p[i as usize]);
-                if orient3(a, b, c, p[apex as usize]) == 0.0 {
+                let x = p[apex as usize];
+                if filtered_side(face, x).is_none() && orient3(a, b, c, x) == 0.0 {
                     let (rf, rg) = (root(&mut parent, f), root(&mut parent, g));
                     parent[rf as usize] = rg;
                 }
             }
         }
-        // Boundary edges of each merged region, grouped by region.
+        // Triangles with no coplanar neighbour are faces as they are; the others are
+        // traced: boundary edges of each merged region, grouped by region.
+        let mut region_size = vec![0u32; self.faces.len()];
+        for &f in &alive {
+            region_size[root(&mut parent, f) as usize] += 1;
+        }
+        let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(alive.len());
         let mut boundary: Vec<(u32, u32, u32)> = Vec::new();
         for &f in &alive {
             let face = &self.faces[f as usize];
             let rf = root(&mut parent, f);
+            if region_size[rf as usize] == 1 {
+                polygons.push(face.v.to_vec());
+                continue;
+            }
             for e in 0..3 {
                 if root(&mut parent, face.adj[e]) != rf {
                     boundary.push((rf, face.v[e], face.v[(e + 1) % 3]));
@@ -536,7 +614,6 @@ impl<'a> Builder<'a> {
             }
         }
         boundary.sort_unstable();
-        let mut polygons: Vec<Vec<u32>> = Vec::new();
         let mut i = 0;
         while i < boundary.len() {
             let region = boundary[i].0;
@@ -581,14 +658,13 @@ impl<'a> Builder<'a> {
         let mut used: Vec<u32> = polygons.iter().flatten().copied().collect();
         used.sort_unstable();
         used.dedup();
-        let index: HashMap<u32, u32> = used
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| (v, k as u32))
-            .collect();
+        let mut index = vec![NONE; p.len()];
+        for (k, &v) in used.iter().enumerate() {
+            index[v as usize] = k as u32;
+        }
         let faces: Vec<Vec<u32>> = polygons
             .into_iter()
-            .map(|poly| poly.into_iter().map(|v| index[&v]).collect())
+            .map(|poly| poly.into_iter().map(|v| index[v as usize]).collect())
             .collect();
         let source: Vec<usize> = used.into_iter().map(|v| v as usize).collect();
         Ok(assemble(
@@ -598,6 +674,23 @@ impl<'a> Builder<'a> {
             faces,
             Vector::ZERO,
         ))
+    }
+}
+
+/// The sign of `orient3(face, x)` if the floating-point filter can certify it (see
+/// [`Builder::above`]), as ±1; `None` when it cannot (zero is always left to the exact
+/// predicate).
+#[inline]
+fn filtered_side(face: &Face, x: DVec3) -> Option<f64> {
+    let w = x - face.a;
+    let d = face.n.dot(w);
+    let bound = 16.0 * f64::EPSILON * face.n_abs.dot(w.abs()) + 1e-290;
+    if d > bound {
+        Some(1.0)
+    } else if d < -bound {
+        Some(-1.0)
+    } else {
+        None
     }
 }
 
