@@ -38,12 +38,30 @@ pub trait SupportMap {
     fn support_value(&self, dir: Vector) -> Real {
         self.local_support(dir).dot(dir)
     }
+
+    /// [`local_support`](SupportMap::local_support) with a caller-held hint: shapes
+    /// whose support search can start anywhere (hill climbing on
+    /// [`crate::shape::ConvexPolyhedron`]) start from `*hint` and leave their answer's
+    /// index there for the next call. GJK keeps one hint per shape across its iterations,
+    /// and [`crate::query::gjk::GjkCache`] keeps them across frames.
+    ///
+    /// Any value is a valid hint (0 to start cold); the answer does not depend on it,
+    /// only the time taken. The default ignores the hint.
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        let _ = hint;
+        self.local_support(dir)
+    }
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for &S {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
         (**self).local_support(dir)
+    }
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        (**self).local_support_hinted(dir, hint)
     }
     #[inline]
     fn local_center(&self) -> Point {
@@ -55,6 +73,10 @@ impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
         (**self).local_support(dir)
+    }
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        (**self).local_support_hinted(dir, hint)
     }
     #[inline]
     fn local_center(&self) -> Point {
@@ -88,6 +110,12 @@ impl<S: SupportMap> SupportMap for Transformed<S> {
             .transform_point(self.inner.local_support(local_dir))
     }
     #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        let local_dir = self.pose.inverse_transform_vector(dir);
+        self.pose
+            .transform_point(self.inner.local_support_hinted(local_dir, hint))
+    }
+    #[inline]
     fn local_center(&self) -> Point {
         self.pose.transform_point(self.inner.local_center())
     }
@@ -117,6 +145,10 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
         self.inner.local_support(dir) + dir.normalize_or_zero() * self.radius
     }
     #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        self.inner.local_support_hinted(dir, hint) + dir.normalize_or_zero() * self.radius
+    }
+    #[inline]
     fn local_center(&self) -> Point {
         self.inner.local_center()
     }
@@ -143,15 +175,27 @@ impl<S: SupportMap> SupportMap for Swept<S> {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
         let p = self.inner.local_support(dir);
+        self.swept(p, dir)
+    }
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        let p = self.inner.local_support_hinted(dir, hint);
+        self.swept(p, dir)
+    }
+    #[inline]
+    fn local_center(&self) -> Point {
+        self.inner.local_center() + self.motion * 0.5
+    }
+}
+
+impl<S> Swept<S> {
+    #[inline]
+    fn swept(&self, p: Point, dir: Vector) -> Point {
         if self.motion.dot(dir) > 0.0 {
             p + self.motion
         } else {
             p
         }
-    }
-    #[inline]
-    fn local_center(&self) -> Point {
-        self.inner.local_center() + self.motion * 0.5
     }
 }
 

@@ -7,6 +7,9 @@
 //! triples (`DIR/<cloud>-<n>.f64`) so that `scripts/hull-vs-qhull.sh` can time Qhull on
 //! the very same points in the same run.
 
+// `as f64` is a no-op in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+
 use std::io::Write;
 use std::time::Instant;
 

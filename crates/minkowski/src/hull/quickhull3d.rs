@@ -57,10 +57,11 @@ const SMALL_FACE: u32 = 1024;
 /// [`HullError::OutOfRange`] naming the first bad point. Never panics.
 ///
 /// ```
-/// use minkowski::{hull::{quickhull3d, Dimension}, Vector};
+/// use minkowski::{hull::{quickhull3d, Dimension}, Real, Vector};
 /// let mut pts = Vec::new();
 /// for i in 0..8 {
-///     pts.push(Vector::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32));
+///     let bit = |k: i32| ((i >> k) & 1) as Real;
+///     pts.push(Vector::new(bit(0), bit(1), bit(2)));
 /// }
 /// pts.push(Vector::splat(0.5)); // inside
 /// pts.push(Vector::new(0.5, 0.5, 1.0)); // on the top face

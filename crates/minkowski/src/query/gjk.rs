@@ -59,6 +59,8 @@
 //! support map is called without any transform). Results are returned in the world
 //! frame unless a function says otherwise.
 
+use std::cell::Cell;
+
 use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
 use crate::support::{SupportMap, SupportPoint};
@@ -146,6 +148,8 @@ const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 pub struct GjkCache {
     dirs: [Vector; 4],
     len: u8,
+    /// Support-search hints of A and B (see [`SupportMap::local_support_hinted`]).
+    hints: [u32; 2],
 }
 
 impl GjkCache {
@@ -164,7 +168,8 @@ impl GjkCache {
         self.len = 0;
     }
 
-    fn store(&mut self, s: &Simplex) {
+    fn store(&mut self, s: &Simplex, hints: [u32; 2]) {
+        self.hints = hints;
         self.len = s.len as u8;
         self.dirs[..s.len].copy_from_slice(&s.dirs[..s.len]);
     }
@@ -205,13 +210,15 @@ pub struct IntersectionResult {
 }
 
 /// Two support maps in A's local frame: A as is, B through the relative pose (as a
-/// rotation matrix, cheaper than a quaternion per call).
+/// rotation matrix, cheaper than a quaternion per call), with one support-search hint
+/// per shape carried from call to call.
 pub(crate) struct Pair<'s, A: ?Sized, B: ?Sized> {
     pub a: &'s A,
     pub b: &'s B,
     rot: Matrix3,
     rot_t: Matrix3,
     trans: Vector,
+    hints: Cell<[u32; 2]>,
 }
 
 impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
@@ -225,15 +232,28 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
             rot,
             rot_t: rot.transpose(),
             trans: rel.translation,
+            hints: Cell::new([0, 0]),
         }
     }
 
     /// Support point of `A ⊖ B` along `dir` (A's frame), with its sources.
     #[inline]
     pub fn support(&self, dir: Vector) -> SupportPoint {
-        let a = self.a.local_support(dir);
-        let b = self.rot * self.b.local_support(self.rot_t * -dir) + self.trans;
+        let [mut ha, mut hb] = self.hints.get();
+        let a = self.a.local_support_hinted(dir, &mut ha);
+        let b = self.rot * self.b.local_support_hinted(self.rot_t * -dir, &mut hb) + self.trans;
+        self.hints.set([ha, hb]);
         SupportPoint { w: a - b, a, b }
+    }
+
+    /// The current support-search hints of A and B.
+    pub fn hints(&self) -> [u32; 2] {
+        self.hints.get()
+    }
+
+    /// Starts the support searches from `hints` (e.g. a [`GjkCache`]'s).
+    pub fn set_hints(&self, hints: [u32; 2]) {
+        self.hints.set(hints);
     }
 
     /// A point of `A ⊖ B`: centre of A minus centre of B.
@@ -327,6 +347,7 @@ where
 
     // Warm start: rebuild the cached simplex with the shapes where they are now.
     if let Some(c) = cache.as_deref() {
+        pair.set_hints(c.hints);
         for i in 0..c.len as usize {
             let sp = pair.support(c.dirs[i]);
             if !out.simplex.contains(sp.w, 0.0) {
@@ -348,7 +369,7 @@ where
             out.intersecting = true;
             out.vv = out.vv.min(vv);
             if let Some(c) = cache.as_deref_mut() {
-                c.store(&out.simplex);
+                c.store(&out.simplex, pair.hints());
             }
             return out;
         }
@@ -417,6 +438,19 @@ where
             out.intersecting = true;
             break;
         }
+        // A new |v| below the certified lower bound (beyond rounding) means the
+        // sub-algorithm lost its precision on a nearly flat simplex (in f32: a triangle
+        // ~1 wide with the origin 1e-5 off its plane can come back on the wrong side of
+        // it, flipping the normal). Keep the last consistent simplex and stop: the true
+        // distance is certified to lie between the lower bound and the last |v|.
+        if !saved.is_empty() && out.vv.is_finite() && vv.sqrt() < out.lower - abs_tol * out.scale {
+            out.simplex = saved;
+            let vnorm = out.vv.sqrt();
+            if vnorm - out.lower > 4.0 * (opts.rel_tolerance * vnorm + abs_tol * out.scale) {
+                out.status = GjkStatus::NumericalLimit;
+            }
+            break;
+        }
         if vv.is_nan() || vv >= out.vv {
             // No strict progress (or NaN from a hostile support map): keep what we had.
             out.simplex = saved;
@@ -469,7 +503,7 @@ where
         out.lower = 0.0;
     }
     if let Some(c) = cache {
-        c.store(&out.simplex);
+        c.store(&out.simplex, pair.hints());
     }
     out
 }

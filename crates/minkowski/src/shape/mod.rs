@@ -106,6 +106,10 @@ pub enum ShapeError {
         /// The shape being built.
         shape: &'static str,
     },
+    /// The convex hull of a point set could not be built (an unreadable OBJ file, or an
+    /// internal hull error).
+    #[error("convex hull: {0}")]
+    Hull(#[from] crate::hull::HullError),
 }
 
 /// Checks a length: finite, `>= 0`, at most [`MAX_MAGNITUDE`].
@@ -277,6 +281,9 @@ impl SupportMap for CoreShape<'_> {
     fn local_support(&self, dir: Vector) -> Point {
         with_core!(*self, s => s.local_support(dir))
     }
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        with_core!(*self, s => s.local_support_hinted(dir, hint))
+    }
     fn local_center(&self) -> Point {
         with_core!(*self, s => s.local_center())
     }
@@ -352,8 +359,12 @@ impl Shape {
 
 impl SupportMap for Shape {
     fn local_support(&self, dir: Vector) -> Point {
+        let mut hint = 0;
+        self.local_support_hinted(dir, &mut hint)
+    }
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         let (core, margin) = self.core();
-        let p = core.local_support(dir);
+        let p = core.local_support_hinted(dir, hint);
         if margin > 0.0 {
             p + dir.normalize_or_zero() * margin
         } else {
