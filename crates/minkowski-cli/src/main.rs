@@ -2,10 +2,14 @@
 //!
 //! ```text
 //! minkowski query [FILE]     JSON-lines collision queries (FILE or standard input)
+//! minkowski hull [FILE]      JSON-lines convex hulls in 3D
+//! minkowski hull --2d [--algorithm NAME] [FILE]
+//!                            JSON-lines convex hulls in 2D
 //! ```
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
+mod hull_protocol;
 mod protocol;
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -14,6 +18,9 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   minkowski query [FILE]    answer JSON-lines collision queries from FILE (or stdin)
+  minkowski hull [FILE]     answer JSON-lines 3D convex hull queries
+  minkowski hull --2d [--algorithm graham|jarvis|chan|melkman|divide|monotone] [FILE]
+                            answer JSON-lines 2D convex hull queries (default: monotone)
   minkowski help            this text
 
 precision: this binary uses ";
@@ -30,6 +37,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("query") => run_query(&args[1..]),
+        Some("hull") => run_hull(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
             println!("{USAGE}{}", precision());
             ExitCode::SUCCESS
@@ -72,12 +80,72 @@ fn run_query(args: &[String]) -> ExitCode {
             }
         }
     }
-    let input: Box<dyn Read> = match file.as_deref() {
+    serve("query", file.as_deref(), protocol::answer_line)
+}
+
+fn run_hull(args: &[String]) -> ExitCode {
+    let mut file = None;
+    let mut plane = false;
+    let mut algorithm = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--2d" => plane = true,
+            "--algorithm" => {
+                let Some(name) = it.next() else {
+                    eprintln!("minkowski hull: --algorithm needs a name");
+                    return ExitCode::from(2);
+                };
+                match minkowski::hull::Algorithm2d::from_name(name) {
+                    Some(alg) => algorithm = Some(alg),
+                    None => {
+                        eprintln!(
+                            "minkowski hull: unknown algorithm '{name}' \
+                             (graham, jarvis, chan, melkman, divide, monotone)"
+                        );
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            "--f64" if cfg!(feature = "f64") => {}
+            s if s.starts_with('-') && s != "-" => {
+                eprintln!("minkowski hull: unknown option '{s}'");
+                return ExitCode::from(2);
+            }
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    eprintln!("minkowski hull: at most one FILE");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    if algorithm.is_some() && !plane {
+        eprintln!("minkowski hull: --algorithm selects a 2D algorithm; add --2d");
+        return ExitCode::from(2);
+    }
+    let mode = if plane {
+        hull_protocol::Mode::Plane(algorithm.unwrap_or(minkowski::hull::Algorithm2d::MonotoneChain))
+    } else {
+        hull_protocol::Mode::Space
+    };
+    serve("hull", file.as_deref(), |line| {
+        protocol::answer_line_with(line, |q| hull_protocol::answer(q, mode))
+    })
+}
+
+/// Reads JSON lines from `file` (or standard input) and writes one answer per line.
+fn serve(
+    command: &str,
+    file: Option<&str>,
+    answer: impl Fn(&str) -> serde_json::Value,
+) -> ExitCode {
+    let input: Box<dyn Read> = match file {
         None | Some("-") => Box::new(io::stdin()),
         Some(path) => match std::fs::File::open(path) {
             Ok(f) => Box::new(f),
             Err(e) => {
-                eprintln!("minkowski query: cannot read {path}: {e}");
+                eprintln!("minkowski {command}: cannot read {path}: {e}");
                 return ExitCode::from(1);
             }
         },
@@ -93,7 +161,7 @@ fn run_query(args: &[String]) -> ExitCode {
             Ok(_) => {}
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("minkowski query: read error: {e}");
+                eprintln!("minkowski {command}: read error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -102,7 +170,7 @@ fn run_query(args: &[String]) -> ExitCode {
                 if line.trim().is_empty() {
                     continue;
                 }
-                protocol::answer_line(line)
+                answer(line)
             }
             Err(e) => serde_json::json!({"error": {
                 "kind": "invalid_json",
@@ -114,8 +182,6 @@ fn run_query(args: &[String]) -> ExitCode {
             return ExitCode::SUCCESS;
         }
     }
-    if out.flush().is_err() {
-        return ExitCode::SUCCESS;
-    }
+    let _ = out.flush();
     ExitCode::SUCCESS
 }

@@ -20,7 +20,7 @@ pub struct LineError {
     pub message: String,
 }
 
-fn err(kind: &'static str, message: impl Into<String>) -> LineError {
+pub fn err(kind: &'static str, message: impl Into<String>) -> LineError {
     LineError {
         kind,
         message: message.into(),
@@ -47,7 +47,7 @@ fn number(obj: &Map<String, Value>, ty: &str, field: &str) -> Result<Real, LineE
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -252,7 +252,7 @@ pub fn parse_pose(v: Option<&Value>, name: &str) -> Result<Pose, LineError> {
         })
 }
 
-fn arr(v: Vector) -> Value {
+pub fn arr(v: Vector) -> Value {
     json!([v.x as f64, v.y as f64, v.z as f64])
 }
 
@@ -353,6 +353,15 @@ fn has_non_finite(v: &Value) -> bool {
 
 /// Answers one input line (never panics): the answer object, or an error object.
 pub fn answer_line(line: &str) -> Value {
+    answer_line_with(line, answer)
+}
+
+/// Answers one input line with `answer_fn` for the parsed object: echoes `id`, and turns
+/// unparsable lines and `answer_fn`'s errors into error objects.
+pub fn answer_line_with(
+    line: &str,
+    answer_fn: impl FnOnce(&Map<String, Value>) -> Result<Map<String, Value>, LineError>,
+) -> Value {
     let parsed: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
@@ -372,7 +381,7 @@ pub fn answer_line(line: &str) -> Value {
     if let Some(id) = obj.get("id") {
         out.insert("id".into(), id.clone());
     }
-    match answer(obj) {
+    match answer_fn(obj) {
         Ok(fields) => out.extend(fields),
         Err(e) => {
             out.insert(
