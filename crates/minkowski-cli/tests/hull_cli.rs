@@ -70,6 +70,26 @@ fn point_sets(dim: usize) -> Vec<Vec<Vec<f64>>> {
     sets
 }
 
+fn d3(v: Vector) -> [f64; 3] {
+    [v.x as f64, v.y as f64, v.z as f64]
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
 fn f(v: &Value) -> Real {
     v.as_f64().unwrap() as Real
 }
@@ -115,11 +135,11 @@ fn three_d_answers_equal_the_library_and_faces_support_the_points() {
         // (polyhedra), up to rounding of this check itself.
         if dim == 3 {
             for face in &faces {
-                let [a, b, c] = [0, 1, 2].map(|k| verts[face[k] as usize].as_dvec3());
-                let n = (b - a).cross(c - a);
+                let [a, b, c] = [0, 1, 2].map(|k| d3(verts[face[k] as usize]));
+                let n = cross(sub(b, a), sub(c, a));
                 for p in &pts {
                     assert!(
-                        n.dot(p.as_dvec3() - a) <= 1e-9 * n.length(),
+                        dot(n, sub(d3(*p), a)) <= 1e-9 * dot(n, n).sqrt(),
                         "set {i}: point outside"
                     );
                 }

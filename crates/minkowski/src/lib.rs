@@ -36,6 +36,7 @@
 pub mod bounding;
 pub mod hull;
 pub mod math;
+pub mod planar;
 pub mod query;
 pub mod shape;
 pub mod support;
