@@ -197,7 +197,7 @@ fn degenerate_and_hostile_lines() {
         ),
         (r#"{"id": 4, "points": []}"#, Err("invalid_shape")),
         (
-            r#"{"id": 5, "points": [[0, 0, 1e39], [1, 1, 1]]}"#,
+            r#"{"id": 5, "points": [[0, 0, 1e300], [1, 1, 1]]}"#,
             Err("invalid_shape"),
         ),
         (r#"{"id": 6, "points": [[0, 0]]}"#, Err("invalid_query")),
