@@ -209,6 +209,25 @@ impl ConvexHull {
         total as Real
     }
 
+    /// The hull as a Wavefront OBJ document: one `v` line per vertex, one `f` line per
+    /// face (1-based, counter-clockwise from outside). Points and segments have no faces
+    /// and give vertices only.
+    pub fn to_obj(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::from("# convex hull written by minkowski\n");
+        for v in &self.vertices {
+            let _ = writeln!(out, "v {} {} {}", v.x, v.y, v.z);
+        }
+        for f in self.faces() {
+            out.push('f');
+            for i in f {
+                let _ = write!(out, " {}", i + 1);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// Checks the hull against the points it was built from, exactly (with the same exact
     /// predicates the builder uses, so the tolerance is zero):
     ///

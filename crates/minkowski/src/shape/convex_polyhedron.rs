@@ -26,7 +26,7 @@ use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// Hulls with at least this many vertices use hill climbing; smaller ones scan.
-pub const HILL_CLIMB_MIN_VERTICES: usize = 48;
+pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
 /// The convex hull of a finite, non-empty point set, in its local frame.
 ///
@@ -117,6 +117,13 @@ impl ConvexPolyhedron {
     /// vertices) rather than scans.
     pub fn uses_hill_climbing(&self) -> bool {
         self.climb
+    }
+
+    /// Forces the support strategy: hill climbing (`true`) or linear scan (`false`),
+    /// whatever the vertex count. Both give the same support values; this exists for
+    /// benchmarks and for callers who measured their own threshold.
+    pub fn set_hill_climbing(&mut self, climb: bool) {
+        self.climb = climb;
     }
 
     /// Bounding box in the local frame.
