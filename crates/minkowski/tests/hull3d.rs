@@ -379,3 +379,73 @@ fn cube_and_sphere_volumes_and_areas() {
     // Every sphere point is extreme (general position with probability one).
     assert!(h.vertices().len() > 19_900, "{}", h.vertices().len());
 }
+
+#[test]
+fn hostile_sets_validate() {
+    let v = |x: f64, y: f64, z: f64| Vector::new(x as Real, y as Real, z as Real);
+    let mut rng = Rng::new(0xbad);
+    let mut sets: Vec<(&str, Vec<Vector>)> = Vec::new();
+    // A 20³ integer grid: 8000 points, nearly all on faces, edges or inside; the hull is
+    // the cube (8 vertices, 6 quadrilaterals) after heavy merging.
+    let mut grid = Vec::new();
+    for i in 0..20 {
+        for j in 0..20 {
+            for k in 0..20 {
+                grid.push(v(i as f64, j as f64, k as f64));
+            }
+        }
+    }
+    sets.push(("grid", grid));
+    // Five points repeated two thousand times each, shuffled.
+    let five = [
+        v(0.0, 0.0, 0.0),
+        v(1.0, 0.0, 0.0),
+        v(0.0, 1.0, 0.0),
+        v(0.0, 0.0, 1.0),
+        v(0.2, 0.2, 0.2),
+    ];
+    sets.push(("repeats", (0..10_000).map(|_| five[rng.below(5)]).collect()));
+    // A great circle (coplanar) plus the two poles.
+    let mut circle: Vec<Vector> = (0..500)
+        .map(|k| {
+            let t = k as f64 / 500.0 * std::f64::consts::TAU;
+            v(t.cos(), t.sin(), 0.0)
+        })
+        .collect();
+    circle.extend([v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0)]);
+    sets.push(("circle-and-poles", circle));
+    // Two clusters twelve orders of magnitude apart in size.
+    let mut clusters: Vec<Vector> = (0..300)
+        .map(|_| {
+            v(
+                rng.range(-1e-6, 1e-6),
+                rng.range(-1e-6, 1e-6),
+                rng.range(-1e-6, 1e-6),
+            )
+        })
+        .collect();
+    clusters.extend((0..300).map(|_| {
+        v(
+            1e6 + rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )
+    }));
+    sets.push(("clusters", clusters));
+    // All but one point equal.
+    let mut lonely = vec![v(3.0, 3.0, 3.0); 1000];
+    lonely.push(v(3.0, 3.0, 4.0));
+    sets.push(("lonely", lonely));
+    for (name, p) in &sets {
+        let h = quickhull3d(p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        h.validate(p).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let grid = quickhull3d(&sets[0].1).unwrap();
+    assert_eq!((grid.vertices().len(), grid.num_faces()), (8, 6));
+    assert_eq!(quickhull3d(&sets[1].1).unwrap().vertices().len(), 4);
+    assert_eq!(quickhull3d(&sets[2].1).unwrap().vertices().len(), 502);
+    assert_eq!(
+        quickhull3d(&sets[4].1).unwrap().dimension(),
+        Dimension::Segment
+    );
+}
