@@ -34,11 +34,13 @@
 #![allow(clippy::unnecessary_cast)]
 
 pub mod bounding;
+pub mod broadphase;
 pub mod hull;
 pub mod math;
 pub mod planar;
 pub mod query;
 pub mod shape;
 pub mod support;
+pub mod world;
 
 pub use math::{Point, Pose, Real, Rotation, Vector};

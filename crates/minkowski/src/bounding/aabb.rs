@@ -36,6 +36,66 @@ impl Aabb {
         )
     }
 
+    /// The smallest box containing both.
+    pub fn merged(&self, other: &Aabb) -> Self {
+        Self::new(self.mins.min(other.mins), self.maxs.max(other.maxs))
+    }
+
+    /// Whether `other` lies inside this closed box.
+    pub fn contains(&self, other: &Aabb) -> bool {
+        self.mins.cmple(other.mins).all() && other.maxs.cmple(self.maxs).all()
+    }
+
+    /// Whether the point lies in the closed box.
+    pub fn contains_point(&self, p: Vector) -> bool {
+        self.mins.cmple(p).all() && p.cmple(self.maxs).all()
+    }
+
+    /// Surface area (square length units): the cost measure of bounding-volume trees.
+    pub fn surface_area(&self) -> Real {
+        let d = self.maxs - self.mins;
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+    }
+
+    /// The box swept by a translation `motion` (length units): the union of the box at
+    /// the start and at the end.
+    pub fn swept(&self, motion: Vector) -> Self {
+        Self::new(
+            self.mins.min(self.mins + motion),
+            self.maxs.max(self.maxs + motion),
+        )
+    }
+
+    /// Where the ray `origin + t · dir`, `t ∈ [0, max_t]`, first meets the closed box:
+    /// the entry parameter `t` (0 when the origin is inside), or `None` if it misses.
+    /// `dir` need not be unit length (`t` is in units of `dir`); zero components are
+    /// handled (the ray is then parallel to that slab).
+    pub fn ray_entry(&self, origin: Vector, dir: Vector, max_t: Real) -> Option<Real> {
+        let (mut t0, mut t1) = (0.0 as Real, max_t);
+        for k in 0..3 {
+            if dir[k] == 0.0 {
+                if origin[k] < self.mins[k] || origin[k] > self.maxs[k] {
+                    return None;
+                }
+                continue;
+            }
+            let inv = 1.0 / dir[k];
+            let (mut a, mut b) = (
+                (self.mins[k] - origin[k]) * inv,
+                (self.maxs[k] - origin[k]) * inv,
+            );
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            t0 = t0.max(a);
+            t1 = t1.min(b);
+            if t0 > t1 {
+                return None;
+            }
+        }
+        Some(t0)
+    }
+
     /// Whether the two closed boxes overlap (touching counts).
     pub fn intersects(&self, other: &Aabb) -> bool {
         self.mins.cmple(other.maxs).all() && other.mins.cmple(self.maxs).all()

@@ -1,0 +1,471 @@
+//! A dynamic AABB tree: the structure of Box2D's and Bullet's broad phases (Bullet's
+//! `btDbvt`; E. Catto, "Dynamic AABB tree", GDC 2019), written from the description.
+//!
+//! Leaves hold *fat* boxes: each object's box grown by a margin proportional to its size,
+//! so an object that moves a little stays inside its fat box and costs nothing; only when
+//! it leaves it is the leaf removed and reinserted. Internal nodes hold the union of their
+//! children.
+//!
+//! * **Insert** descends from the root towards the cheaper child by the surface-area
+//!   heuristic (the cost of a node is its area; descending into a child adds the growth of
+//!   every ancestor, the "inherited" cost), stops where making a new parent of the
+//!   current node is cheaper, and then walks back up refitting boxes.
+//! * **Remove** replaces the leaf's parent by the leaf's sibling and refits upwards.
+//! * **Balance**: on the way up, a node whose two subtrees differ in height by more than
+//!   one is rotated (the taller child moves up, and of its two children the taller stays
+//!   with it), which keeps the height logarithmic under insert/remove sequences.
+//!
+//! Pairs: each leaf queries the tree with its true box, and reports partners with a larger
+//! id whose true boxes overlap it. The tree also answers box, point and ray queries.
+//! [`DynamicTree::assert_well_formed`] checks every invariant; the tests call it after every
+//! mutation.
+
+use super::{check_aabb, BroadPhase, BroadPhaseError};
+use crate::bounding::Aabb;
+use crate::math::{Real, Vector};
+
+const NULL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Fat box for a leaf, union of the children otherwise.
+    aabb: Aabb,
+    parent: u32,
+    left: u32,
+    right: u32,
+    /// 0 for a leaf.
+    height: i32,
+    /// Object id for a leaf, `NULL` otherwise.
+    id: u32,
+}
+
+impl Node {
+    fn is_leaf(&self) -> bool {
+        self.left == NULL
+    }
+}
+
+/// A dynamic AABB tree broad phase. See the module notes.
+#[derive(Clone)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    free: Vec<u32>,
+    root: u32,
+    /// Object id → leaf node.
+    leaf_of: Vec<u32>,
+    /// Object id → its true box.
+    boxes: Vec<Aabb>,
+    fat_factor: Real,
+    fat_min: Real,
+    len: usize,
+    stack: Vec<u32>,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        Self::new(0.1, 0.0)
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree whose leaves are the objects' boxes grown on every side by
+    /// `fat_factor` times their largest half extent plus `fat_min` (length units). Larger
+    /// margins mean fewer reinsertions under motion and looser boxes to test.
+    pub fn new(fat_factor: Real, fat_min: Real) -> Self {
+        Self {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            root: NULL,
+            leaf_of: Vec::new(),
+            boxes: Vec::new(),
+            fat_factor: if fat_factor.is_finite() {
+                fat_factor.max(0.0)
+            } else {
+                0.1
+            },
+            fat_min: if fat_min.is_finite() {
+                fat_min.max(0.0)
+            } else {
+                0.0
+            },
+            len: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    fn fatten(&self, b: &Aabb) -> Aabb {
+        let h = b.half_extents().max_element();
+        b.loosened(self.fat_factor * h + self.fat_min)
+    }
+
+    fn alloc(&mut self, node: Node) -> u32 {
+        if let Some(i) = self.free.pop() {
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
+        }
+    }
+
+    fn leaf(&self, id: u32) -> Option<u32> {
+        self.leaf_of
+            .get(id as usize)
+            .copied()
+            .filter(|&n| n != NULL)
+    }
+
+    /// Height of the tree (0 for a single leaf or an empty tree).
+    pub fn height(&self) -> i32 {
+        if self.root == NULL {
+            0
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    fn refit(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (l, r) = (self.nodes[n.left as usize], self.nodes[n.right as usize]);
+        let node = &mut self.nodes[i as usize];
+        node.aabb = l.aabb.merged(&r.aabb);
+        node.height = 1 + l.height.max(r.height);
+    }
+
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NULL {
+            self.root = new;
+        } else if self.nodes[parent as usize].left == old {
+            self.nodes[parent as usize].left = new;
+        } else {
+            self.nodes[parent as usize].right = new;
+        }
+    }
+
+    /// Rotates node `a` if its subtrees' heights differ by more than one; returns the node
+    /// now at `a`'s place.
+    fn balance(&mut self, a: u32) -> u32 {
+        let na = self.nodes[a as usize];
+        if na.is_leaf() || na.height < 2 {
+            return a;
+        }
+        let (b, c) = (na.left, na.right);
+        let diff = self.nodes[c as usize].height - self.nodes[b as usize].height;
+        if diff.abs() <= 1 {
+            return a;
+        }
+        // The taller child `up` rises; `stay` is a's other child.
+        let (up, stay, up_is_right) = if diff > 0 {
+            (c, b, true)
+        } else {
+            (b, c, false)
+        };
+        let nu = self.nodes[up as usize];
+        let (f, g) = (nu.left, nu.right);
+        // Of up's children, the taller stays with up; the shorter goes down to a.
+        let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        // up takes a's place.
+        let parent = na.parent;
+        self.replace_child(parent, a, up);
+        self.nodes[up as usize].parent = parent;
+        // up's children: a and keep.
+        self.nodes[up as usize].left = a;
+        self.nodes[up as usize].right = keep;
+        self.nodes[a as usize].parent = up;
+        self.nodes[keep as usize].parent = up;
+        // a's children: stay and give, in their old sides.
+        if up_is_right {
+            self.nodes[a as usize].left = stay;
+            self.nodes[a as usize].right = give;
+        } else {
+            self.nodes[a as usize].left = give;
+            self.nodes[a as usize].right = stay;
+        }
+        self.nodes[give as usize].parent = a;
+        self.refit(a);
+        self.refit(up);
+        up
+    }
+
+    /// Refits and balances from node `i` to the root.
+    fn fix_upwards(&mut self, mut i: u32) {
+        while i != NULL {
+            i = self.balance(i);
+            self.refit(i);
+            i = self.nodes[i as usize].parent;
+        }
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let lb = self.nodes[leaf as usize].aabb;
+        let mut index = self.root;
+        while !self.nodes[index as usize].is_leaf() {
+            let n = self.nodes[index as usize];
+            let area = n.aabb.surface_area();
+            let combined = n.aabb.merged(&lb).surface_area();
+            // Cost of a new parent here, and the growth every node below inherits.
+            let here = 2.0 * combined;
+            let inherited = 2.0 * (combined - area);
+            let descend = |child: u32| {
+                let c = &self.nodes[child as usize];
+                let grown = c.aabb.merged(&lb).surface_area();
+                if c.is_leaf() {
+                    grown + inherited
+                } else {
+                    grown - c.aabb.surface_area() + inherited
+                }
+            };
+            let (cl, cr) = (descend(n.left), descend(n.right));
+            if here < cl && here < cr {
+                break;
+            }
+            index = if cl < cr { n.left } else { n.right };
+        }
+        let sibling = index;
+        let old_parent = self.nodes[sibling as usize].parent;
+        let sb = self.nodes[sibling as usize];
+        let new_parent = self.alloc(Node {
+            aabb: lb.merged(&sb.aabb),
+            parent: old_parent,
+            left: sibling,
+            right: leaf,
+            height: sb.height + 1,
+            id: NULL,
+        });
+        self.replace_child(old_parent, sibling, new_parent);
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        self.fix_upwards(new_parent);
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let np = self.nodes[parent as usize];
+        let sibling = if np.left == leaf { np.right } else { np.left };
+        let grand = np.parent;
+        self.replace_child(grand, parent, sibling);
+        self.nodes[sibling as usize].parent = grand;
+        self.free.push(parent);
+        if grand != NULL {
+            self.fix_upwards(grand);
+        }
+    }
+
+    /// Calls `f(id)` for every object whose true box overlaps `aabb`.
+    pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if !n.aabb.intersects(aabb) {
+                continue;
+            }
+            if n.is_leaf() {
+                if self.boxes[n.id as usize].intersects(aabb) {
+                    f(n.id);
+                }
+            } else {
+                stack.push(n.left);
+                stack.push(n.right);
+            }
+        }
+    }
+
+    /// Calls `f(id)` for every object whose true box contains `p`.
+    pub fn query_point(&self, p: Vector, f: impl FnMut(u32)) {
+        self.query_aabb(&Aabb::new(p, p), f);
+    }
+
+    /// Every object whose true box the ray `origin + t · dir`, `t ∈ [0, max_t]`, enters,
+    /// as `(id, t_entry)` sorted by entry (`t` in units of `dir`).
+    pub fn ray_cast(&self, origin: Vector, dir: Vector, max_t: Real) -> Vec<(u32, Real)> {
+        let mut hits = Vec::new();
+        if self.root == NULL {
+            return hits;
+        }
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.aabb.ray_entry(origin, dir, max_t).is_none() {
+                continue;
+            }
+            if n.is_leaf() {
+                if let Some(t) = self.boxes[n.id as usize].ray_entry(origin, dir, max_t) {
+                    hits.push((n.id, t));
+                }
+            } else {
+                stack.push(n.left);
+                stack.push(n.right);
+            }
+        }
+        hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        hits
+    }
+
+    /// Checks every invariant: parent/child links, leaf heights 0 and internal heights
+    /// `1 + max(children)`, internal boxes contain their children, fat boxes contain the
+    /// true boxes, the id→leaf map, and that every node is either reachable or free.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub fn assert_well_formed(&self) -> Result<(), String> {
+        let mut reachable = 0usize;
+        let mut leaves = 0usize;
+        if self.root != NULL {
+            if self.nodes[self.root as usize].parent != NULL {
+                return Err("root has a parent".into());
+            }
+            let mut stack = vec![self.root];
+            while let Some(i) = stack.pop() {
+                reachable += 1;
+                if reachable > self.nodes.len() {
+                    return Err("cycle in the tree".into());
+                }
+                let n = self.nodes[i as usize];
+                if n.is_leaf() {
+                    leaves += 1;
+                    if n.height != 0 || n.right != NULL {
+                        return Err(format!("leaf {i} malformed"));
+                    }
+                    if self.leaf(n.id) != Some(i) {
+                        return Err(format!("leaf {i} not mapped from its id {}", n.id));
+                    }
+                    if !n.aabb.contains(&self.boxes[n.id as usize]) {
+                        return Err(format!("leaf {i}: fat box does not contain the object"));
+                    }
+                    continue;
+                }
+                for c in [n.left, n.right] {
+                    if c == NULL || c as usize >= self.nodes.len() {
+                        return Err(format!("node {i} has a bad child"));
+                    }
+                    let nc = self.nodes[c as usize];
+                    if nc.parent != i {
+                        return Err(format!("child {c} does not point back to {i}"));
+                    }
+                    if !n.aabb.contains(&nc.aabb) {
+                        return Err(format!("node {i} does not contain child {c}"));
+                    }
+                    stack.push(c);
+                }
+                let h = 1 + self.nodes[n.left as usize]
+                    .height
+                    .max(self.nodes[n.right as usize].height);
+                if n.height != h {
+                    return Err(format!("node {i} height {} != {h}", n.height));
+                }
+            }
+        }
+        if leaves != self.len {
+            return Err(format!("{leaves} leaves for {} objects", self.len));
+        }
+        if reachable + self.free.len() != self.nodes.len() {
+            return Err("nodes leak: neither reachable nor free".into());
+        }
+        Ok(())
+    }
+}
+
+impl BroadPhase for DynamicTree {
+    fn insert(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        check_aabb(id, &aabb)?;
+        if self.leaf(id).is_some() {
+            return Err(BroadPhaseError::Duplicate(id));
+        }
+        if self.leaf_of.len() <= id as usize {
+            self.leaf_of.resize(id as usize + 1, NULL);
+            self.boxes.resize(id as usize + 1, aabb);
+        }
+        self.boxes[id as usize] = aabb;
+        let leaf = self.alloc(Node {
+            aabb: self.fatten(&aabb),
+            parent: NULL,
+            left: NULL,
+            right: NULL,
+            height: 0,
+            id,
+        });
+        self.leaf_of[id as usize] = leaf;
+        self.insert_leaf(leaf);
+        self.len += 1;
+        Ok(())
+    }
+
+    fn update(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        let leaf = self.leaf(id).ok_or(BroadPhaseError::Missing(id))?;
+        check_aabb(id, &aabb)?;
+        self.boxes[id as usize] = aabb;
+        if self.nodes[leaf as usize].aabb.contains(&aabb) {
+            return Ok(());
+        }
+        self.remove_leaf(leaf);
+        self.nodes[leaf as usize].aabb = self.fatten(&aabb);
+        self.nodes[leaf as usize].parent = NULL;
+        self.insert_leaf(leaf);
+        Ok(())
+    }
+
+    fn remove(&mut self, id: u32) -> Result<(), BroadPhaseError> {
+        let leaf = self.leaf(id).ok_or(BroadPhaseError::Missing(id))?;
+        self.remove_leaf(leaf);
+        self.free.push(leaf);
+        self.leaf_of[id as usize] = NULL;
+        self.len -= 1;
+        Ok(())
+    }
+
+    fn overlapping_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = std::mem::take(&mut self.stack);
+        for (id, &leaf) in self.leaf_of.iter().enumerate() {
+            if leaf == NULL {
+                continue;
+            }
+            let (id, b) = (id as u32, self.boxes[id]);
+            stack.clear();
+            stack.push(self.root);
+            while let Some(i) = stack.pop() {
+                let n = &self.nodes[i as usize];
+                if !n.aabb.intersects(&b) {
+                    continue;
+                }
+                if n.is_leaf() {
+                    if n.id > id && self.boxes[n.id as usize].intersects(&b) {
+                        out.push((id, n.id));
+                    }
+                } else {
+                    stack.push(n.left);
+                    stack.push(n.right);
+                }
+            }
+        }
+        self.stack = stack;
+        out.sort_unstable();
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn aabb(&self, id: u32) -> Option<Aabb> {
+        self.leaf(id).map(|_| self.boxes[id as usize])
+    }
+}

@@ -1,0 +1,471 @@
+//! A collision world: objects by handle, a broad phase, a (parallel) narrow phase, and
+//! contact events.
+//!
+//! ```text
+//! insert / set_pose / remove ──► world boxes ──► broad phase (grid | sweep and prune | tree)
+//!                                                   │ pairs whose boxes overlap
+//!                                                   ▼
+//!        per-pair GjkCache ◄──► narrow phase: intersects (warm-started GJK), then contact
+//!                                                   │
+//!                                                   ▼
+//!                         contacts + started / ongoing / stopped events
+//! ```
+//!
+//! Boxes are the shapes' world AABBs grown by the contact margin and by a tiny relative
+//! amount (1e-5 of the object's size) so that rounding in the box computation can never
+//! hide a contact from the broad phase: the world's contacts equal an all-pairs narrow
+//! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a
+//! [`GjkCache`](crate::query::gjk::GjkCache) for as long as its boxes overlap, so
+//! coherent motion warm-starts GJK frame after frame. With the default `parallel` feature
+//! the narrow phase runs on rayon's thread pool.
+
+use crate::bounding::Aabb;
+use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
+use crate::math::{Pose, Real};
+use crate::query::gjk::GjkCache;
+use crate::query::{self, Contact, QueryOptions};
+use crate::shape::Shape;
+
+/// A handle to an object of a [`World`]: an index and a generation, so that a handle to a
+/// removed object never names its successor in the same slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl ObjectHandle {
+    /// The slot index (dense: what the broad phase uses as the object id).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// Which broad phase a [`World`] uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BroadPhaseKind {
+    /// [`Grid`] with cubic cells of this side (length units).
+    Grid {
+        /// Cell side.
+        cell_size: Real,
+    },
+    /// [`SweepAndPrune`].
+    SweepAndPrune,
+    /// [`DynamicTree`] with this fat margin (fraction of each box's half extent).
+    Tree {
+        /// Fat margin factor.
+        fat_factor: Real,
+    },
+}
+
+/// What went wrong in a world call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WorldError {
+    /// The handle names no live object (removed, or from another world).
+    #[error("no such object (stale or foreign handle)")]
+    StaleHandle,
+    /// The pose is not finite, its translation is beyond
+    /// [`MAX_MAGNITUDE`](crate::shape::MAX_MAGNITUDE), or the shape's box there is not
+    /// finite.
+    #[error("invalid pose: non-finite, or beyond the magnitude limit")]
+    InvalidPose,
+    /// The world is full (2^31 − 2 objects).
+    #[error("too many objects")]
+    Full,
+}
+
+/// Two objects in contact (their shapes overlap or touch, within the contact margin).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldContact {
+    /// The object with the smaller index.
+    pub a: ObjectHandle,
+    /// The other object.
+    pub b: ObjectHandle,
+    /// The contact from A to B (world frame): signed distance, normal, points, status.
+    pub contact: Contact,
+}
+
+/// How a pair's contact changed in the last [`World::update`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContactEvent {
+    /// The pair is in contact now and was not before.
+    Started(ObjectHandle, ObjectHandle),
+    /// The pair was and still is in contact.
+    Ongoing(ObjectHandle, ObjectHandle),
+    /// The pair was in contact and no longer is (or one object was removed).
+    Stopped(ObjectHandle, ObjectHandle),
+}
+
+/// Options of a [`World`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldOptions {
+    /// Pairs closer than this (length units, ≥ 0) count as in contact. Default 0.
+    pub contact_margin: Real,
+    /// Narrow-phase query options.
+    pub query: QueryOptions,
+    /// Run the narrow phase on rayon's pool (needs the `parallel` feature; default true).
+    pub parallel: bool,
+}
+
+impl Default for WorldOptions {
+    fn default() -> Self {
+        Self {
+            contact_margin: 0.0,
+            query: QueryOptions::default(),
+            parallel: true,
+        }
+    }
+}
+
+struct Object {
+    shape: Shape,
+    pose: Pose,
+}
+
+struct Slot {
+    generation: u32,
+    object: Option<Object>,
+}
+
+/// Timings of the last [`World::update`] (wall clock, milliseconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct UpdateTimings {
+    /// Broad phase.
+    pub broad_ms: f64,
+    /// Narrow phase.
+    pub narrow_ms: f64,
+    /// Pairs the broad phase reported.
+    pub pairs: usize,
+}
+
+/// A collision world. See the module notes.
+pub struct World {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    broad: Box<dyn BroadPhase + Send>,
+    options: WorldOptions,
+    /// Broad-phase pairs of the last update with their caches, sorted by key.
+    pair_caches: Vec<(u64, GjkCache)>,
+    contacts: Vec<WorldContact>,
+    /// Keys and handles of the pairs in contact after the last update, sorted by key.
+    in_contact: Vec<(u64, ObjectHandle, ObjectHandle)>,
+    events: Vec<ContactEvent>,
+    timings: UpdateTimings,
+    pairs_buf: Vec<(u32, u32)>,
+}
+
+impl World {
+    /// An empty world with the given broad phase and options.
+    pub fn new(kind: BroadPhaseKind, options: WorldOptions) -> Self {
+        let broad: Box<dyn BroadPhase + Send> = match kind {
+            BroadPhaseKind::Grid { cell_size } => Box::new(Grid::new(cell_size)),
+            BroadPhaseKind::SweepAndPrune => Box::new(SweepAndPrune::new()),
+            BroadPhaseKind::Tree { fat_factor } => Box::new(DynamicTree::new(fat_factor, 0.0)),
+        };
+        Self {
+            slots: Vec::new(),
+            free: Vec::new(),
+            broad,
+            options: WorldOptions {
+                contact_margin: if options.contact_margin.is_finite() {
+                    options.contact_margin.max(0.0)
+                } else {
+                    0.0
+                },
+                ..options
+            },
+            pair_caches: Vec::new(),
+            contacts: Vec::new(),
+            in_contact: Vec::new(),
+            events: Vec::new(),
+            timings: UpdateTimings::default(),
+            pairs_buf: Vec::new(),
+        }
+    }
+
+    fn world_box(&self, shape: &Shape, pose: &Pose) -> Result<Aabb, WorldError> {
+        let t = pose.translation;
+        if !t.is_finite()
+            || !pose.rotation.is_finite()
+            || t.abs().max_element() > crate::shape::MAX_MAGNITUDE
+        {
+            return Err(WorldError::InvalidPose);
+        }
+        let b = shape.local_aabb().transformed(pose);
+        let size = (b.maxs - b.mins).max_element();
+        let m = self.options.contact_margin + 1e-5 * size + Real::MIN_POSITIVE;
+        let b = b.loosened(m);
+        if b.mins.is_finite() && b.maxs.is_finite() {
+            Ok(b)
+        } else {
+            Err(WorldError::InvalidPose)
+        }
+    }
+
+    /// Adds an object and returns its handle.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidPose`], [`WorldError::Full`].
+    pub fn insert(&mut self, shape: Shape, pose: Pose) -> Result<ObjectHandle, WorldError> {
+        let aabb = self.world_box(&shape, &pose)?;
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                if self.slots.len() >= SweepAndPrune::MAX_ID as usize {
+                    return Err(WorldError::Full);
+                }
+                self.slots.push(Slot {
+                    generation: 0,
+                    object: None,
+                });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        if self.broad.insert(index, aabb).is_err() {
+            self.free.push(index);
+            return Err(WorldError::InvalidPose);
+        }
+        let slot = &mut self.slots[index as usize];
+        slot.object = Some(Object { shape, pose });
+        Ok(ObjectHandle {
+            index,
+            generation: slot.generation,
+        })
+    }
+
+    fn object(&self, h: ObjectHandle) -> Result<&Object, WorldError> {
+        self.slots
+            .get(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.object.as_ref())
+            .ok_or(WorldError::StaleHandle)
+    }
+
+    /// Moves an object.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
+    pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
+        let aabb = self.world_box(&self.object(h)?.shape, &pose)?;
+        self.broad
+            .update(h.index, aabb)
+            .map_err(|_| WorldError::InvalidPose)?;
+        if let Some(o) = self.slots[h.index as usize].object.as_mut() {
+            o.pose = pose;
+        }
+        Ok(())
+    }
+
+    /// Removes an object; its contacts are reported as stopped by the next update.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn remove(&mut self, h: ObjectHandle) -> Result<Shape, WorldError> {
+        self.object(h)?;
+        let _ = self.broad.remove(h.index);
+        let slot = &mut self.slots[h.index as usize];
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(h.index);
+        Ok(slot.object.take().map(|o| o.shape).expect("checked above"))
+    }
+
+    /// The object's shape and pose.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn get(&self, h: ObjectHandle) -> Result<(&Shape, &Pose), WorldError> {
+        self.object(h).map(|o| (&o.shape, &o.pose))
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.broad.len()
+    }
+
+    /// Whether the world is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn handle(&self, index: u32) -> ObjectHandle {
+        ObjectHandle {
+            index,
+            generation: self.slots[index as usize].generation,
+        }
+    }
+
+    /// Runs the broad phase, then the narrow phase on its pairs, and updates the contacts
+    /// and events.
+    pub fn update(&mut self) {
+        let t0 = std::time::Instant::now();
+        let mut pairs = std::mem::take(&mut self.pairs_buf);
+        self.broad.overlapping_pairs(&mut pairs);
+        let t1 = std::time::Instant::now();
+        // Carry the caches of pairs that persist (both lists sorted by key).
+        let old = std::mem::take(&mut self.pair_caches);
+        let mut work: Vec<(u64, GjkCache)> = Vec::with_capacity(pairs.len());
+        let mut j = 0;
+        for &(a, b) in &pairs {
+            let k = pair_key(a, b);
+            while j < old.len() && old[j].0 < k {
+                j += 1;
+            }
+            let cache = if j < old.len() && old[j].0 == k {
+                old[j].1
+            } else {
+                GjkCache::new()
+            };
+            work.push((k, cache));
+        }
+        let slots = &self.slots;
+        let opts = self.options;
+        let narrow = |(k, cache): &mut (u64, GjkCache)| -> Option<Contact> {
+            let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
+            let (oa, ob) = (slots[a].object.as_ref()?, slots[b].object.as_ref()?);
+            narrow_pair(oa, ob, &opts, cache)
+        };
+        let results: Vec<Option<Contact>> = run_narrow(&mut work, opts.parallel, &narrow);
+        let t2 = std::time::Instant::now();
+        self.contacts.clear();
+        let mut now: Vec<(u64, ObjectHandle, ObjectHandle)> = Vec::new();
+        for ((k, _), r) in work.iter().zip(results) {
+            if let Some(c) = r {
+                let (a, b) = (self.handle((*k >> 32) as u32), self.handle(*k as u32));
+                self.contacts.push(WorldContact { a, b, contact: c });
+                now.push((*k, a, b));
+            }
+        }
+        // Events: merge the sorted before/after lists. A pair whose object was replaced
+        // in its slot (a different generation) is a different pair.
+        self.events.clear();
+        let before = std::mem::take(&mut self.in_contact);
+        let (mut i, mut j) = (0, 0);
+        while i < before.len() || j < now.len() {
+            let take_before = j >= now.len() || (i < before.len() && before[i].0 < now[j].0);
+            let take_now = i >= before.len() || (j < now.len() && now[j].0 < before[i].0);
+            if take_before {
+                self.events
+                    .push(ContactEvent::Stopped(before[i].1, before[i].2));
+                i += 1;
+            } else if take_now {
+                self.events.push(ContactEvent::Started(now[j].1, now[j].2));
+                j += 1;
+            } else {
+                let (x, y) = (before[i], now[j]);
+                if (x.1, x.2) == (y.1, y.2) {
+                    self.events.push(ContactEvent::Ongoing(y.1, y.2));
+                } else {
+                    self.events.push(ContactEvent::Stopped(x.1, x.2));
+                    self.events.push(ContactEvent::Started(y.1, y.2));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+        self.in_contact = now;
+        self.pair_caches = work;
+        self.timings = UpdateTimings {
+            broad_ms: (t1 - t0).as_secs_f64() * 1e3,
+            narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
+            pairs: pairs.len(),
+        };
+        self.pairs_buf = pairs;
+    }
+
+    /// The contacts found by the last [`update`](Self::update), ordered by object indices.
+    pub fn contacts(&self) -> &[WorldContact] {
+        &self.contacts
+    }
+
+    /// The contact events of the last [`update`](Self::update).
+    pub fn events(&self) -> &[ContactEvent] {
+        &self.events
+    }
+
+    /// Timings and pair count of the last [`update`](Self::update).
+    pub fn timings(&self) -> UpdateTimings {
+        self.timings
+    }
+
+    /// The broad-phase pairs of the last update, as object index pairs `(a, b)`, `a < b`.
+    pub fn broad_pairs(&self) -> Vec<(u32, u32)> {
+        self.pair_caches
+            .iter()
+            .map(|(k, _)| ((k >> 32) as u32, *k as u32))
+            .collect()
+    }
+
+    /// Every pair in contact now, by an all-pairs narrow phase (O(n²), cold GJK): the
+    /// reference [`update`](Self::update)'s contacts are checked against. Pairs as object
+    /// index pairs `(a, b)`, `a < b`, sorted, with their contacts.
+    pub fn brute_force_contacts(&self) -> Vec<((u32, u32), Contact)> {
+        let live: Vec<(u32, &Object)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.object.as_ref().map(|o| (i as u32, o)))
+            .collect();
+        let mut out = Vec::new();
+        for (i, (a, oa)) in live.iter().enumerate() {
+            for (b, ob) in &live[i + 1..] {
+                let mut cache = GjkCache::new();
+                if let Some(c) = narrow_pair(oa, ob, &self.options, &mut cache) {
+                    out.push(((*a, *b), c));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The narrow phase of one pair: `Some(contact)` when the shapes are within the contact
+/// margin.
+fn narrow_pair(
+    a: &Object,
+    b: &Object,
+    opts: &WorldOptions,
+    cache: &mut GjkCache,
+) -> Option<Contact> {
+    let near = query::intersects_with(
+        &a.shape,
+        &a.pose,
+        &b.shape,
+        &b.pose,
+        &opts.query,
+        Some(&mut *cache),
+    );
+    let c = if near || opts.contact_margin > 0.0 {
+        query::contact_with(
+            &a.shape,
+            &a.pose,
+            &b.shape,
+            &b.pose,
+            &opts.query,
+            Some(cache),
+        )
+    } else {
+        return None;
+    };
+    (c.distance <= opts.contact_margin).then_some(c)
+}
+
+#[cfg(feature = "parallel")]
+fn run_narrow<F>(work: &mut [(u64, GjkCache)], parallel: bool, f: &F) -> Vec<Option<Contact>>
+where
+    F: Fn(&mut (u64, GjkCache)) -> Option<Contact> + Sync,
+{
+    use rayon::prelude::*;
+    if parallel {
+        work.par_iter_mut().with_min_len(64).map(f).collect()
+    } else {
+        work.iter_mut().map(f).collect()
+    }
+}
+
+#[cfg(not(feature = "parallel"))]
+fn run_narrow<F>(work: &mut [(u64, GjkCache)], _parallel: bool, f: &F) -> Vec<Option<Contact>>
+where
+    F: Fn(&mut (u64, GjkCache)) -> Option<Contact>,
+{
+    work.iter_mut().map(f).collect()
+}

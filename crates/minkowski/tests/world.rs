@@ -1,0 +1,215 @@
+//! The collision world against an all-pairs narrow phase, for every broad phase, with
+//! insertions, coherent motion, jumps and removals; events against the contact sets.
+#![allow(clippy::unnecessary_cast)] // `as Real` / `as f64` are no-ops in one build
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::Rng;
+use minkowski::shape::{Capsule, ConvexPolyhedron, Cuboid, Shape, Sphere};
+use minkowski::world::{
+    BroadPhaseKind, ContactEvent, ObjectHandle, World, WorldError, WorldOptions,
+};
+use minkowski::{Pose, Real, Rotation, Vector};
+
+fn v(x: f64, y: f64, z: f64) -> Vector {
+    Vector::new(x as Real, y as Real, z as Real)
+}
+
+fn random_shape(rng: &mut Rng) -> Shape {
+    let s = rng.range(0.3, 1.0);
+    match rng.below(4) {
+        0 => Sphere::new(s as Real).unwrap().into(),
+        1 => Cuboid::new(v(s, s * 0.7, s * 0.5)).unwrap().into(),
+        2 => Capsule::new((s * 0.6) as Real, (s * 0.3) as Real)
+            .unwrap()
+            .into(),
+        _ => {
+            let pts: Vec<Vector> = (0..12)
+                .map(|_| {
+                    let d = rng.dir() * s;
+                    v(d.x, d.y, d.z)
+                })
+                .collect();
+            ConvexPolyhedron::new(pts).unwrap().into()
+        }
+    }
+}
+
+fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
+    let q = rng.rotation();
+    Pose::new(
+        q,
+        v(
+            rng.range(-extent, extent),
+            rng.range(-extent, extent),
+            rng.range(-extent, extent),
+        ),
+    )
+}
+
+fn contact_set(w: &World) -> BTreeSet<(u32, u32)> {
+    w.contacts()
+        .iter()
+        .map(|c| (c.a.index(), c.b.index()))
+        .collect()
+}
+
+fn check_against_brute_force(w: &World, label: &str) -> usize {
+    let got = contact_set(w);
+    let want: BTreeSet<(u32, u32)> = w
+        .brute_force_contacts()
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    // Pairs the two disagree on must be touching within GJK's tolerance (warm-started
+    // and cold GJK may round a touching pair either way).
+    let mut ambiguous = 0;
+    for &(a, b) in got.symmetric_difference(&want) {
+        let c = w
+            .contacts()
+            .iter()
+            .find(|c| (c.a.index(), c.b.index()) == (a, b))
+            .map(|c| c.contact);
+        let d = match c {
+            Some(c) => c.distance,
+            None => {
+                let bf = w.brute_force_contacts();
+                bf.iter()
+                    .find(|(p, _)| *p == (a, b))
+                    .map(|(_, c)| c.distance)
+                    .unwrap_or(0.0)
+            }
+        };
+        assert!(
+            d.abs() <= 1e-4,
+            "{label}: pair ({a}, {b}) differs, distance {d}"
+        );
+        ambiguous += 1;
+    }
+    ambiguous
+}
+
+fn run(kind: BroadPhaseKind, parallel: bool, seed: u64) -> Vec<BTreeSet<(u32, u32)>> {
+    let mut rng = Rng::new(seed);
+    let mut w = World::new(
+        kind,
+        WorldOptions {
+            parallel,
+            ..Default::default()
+        },
+    );
+    let mut handles: Vec<(ObjectHandle, Pose, Vector)> = Vec::new();
+    for _ in 0..150 {
+        let pose = random_pose(&mut rng, 6.0);
+        let h = w.insert(random_shape(&mut rng), pose).unwrap();
+        let d = rng.dir() * 0.08;
+        handles.push((h, pose, v(d.x, d.y, d.z)));
+    }
+    let mut history = Vec::new();
+    let mut before: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for frame in 0..40 {
+        w.update();
+        let label = format!("{kind:?} frame {frame}");
+        assert!(
+            check_against_brute_force(&w, &label) <= 2,
+            "{label}: too many ties"
+        );
+        let now = contact_set(&w);
+        // Events: started = now − before, stopped = before − now, ongoing = both.
+        let (mut started, mut ongoing, mut stopped) =
+            (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+        for e in w.events() {
+            match *e {
+                ContactEvent::Started(a, b) => started.insert((a.index(), b.index())),
+                ContactEvent::Ongoing(a, b) => ongoing.insert((a.index(), b.index())),
+                ContactEvent::Stopped(a, b) => stopped.insert((a.index(), b.index())),
+            };
+        }
+        assert_eq!(
+            started,
+            now.difference(&before).copied().collect(),
+            "{label}"
+        );
+        assert_eq!(
+            ongoing,
+            now.intersection(&before).copied().collect(),
+            "{label}"
+        );
+        assert_eq!(
+            stopped,
+            before.difference(&now).copied().collect(),
+            "{label}"
+        );
+        history.push(now.clone());
+        before = now;
+        // Coherent motion, an occasional jump, removals and insertions.
+        for (h, pose, vel) in handles.iter_mut() {
+            let jump = rng.below(50) == 0;
+            pose.translation += if jump {
+                v(rng.range(-6.0, 6.0), 0.0, 0.0)
+            } else {
+                *vel
+            };
+            pose.rotation =
+                (Rotation::from_axis_angle(Vector::Y, 0.02) * pose.rotation).normalize();
+            w.set_pose(*h, *pose).unwrap();
+        }
+        if frame % 7 == 3 {
+            let k = rng.below(handles.len());
+            let (h, _, _) = handles.swap_remove(k);
+            w.remove(h).unwrap();
+            assert_eq!(w.remove(h), Err(WorldError::StaleHandle));
+            assert!(w.get(h).is_err());
+            let pose = random_pose(&mut rng, 6.0);
+            let nh = w.insert(random_shape(&mut rng), pose).unwrap();
+            assert_ne!(nh, h, "a reused slot gets a new generation");
+            handles.push((nh, pose, Vector::ZERO));
+        }
+    }
+    history
+}
+
+#[test]
+fn world_contacts_equal_all_pairs_for_every_broad_phase() {
+    let kinds = [
+        BroadPhaseKind::Grid { cell_size: 2.0 },
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::Tree { fat_factor: 0.1 },
+    ];
+    let reference = run(kinds[0], false, 3);
+    let touching: usize = reference.iter().map(|s| s.len()).sum();
+    assert!(
+        touching > 200,
+        "scenes too sparse: {touching} contacts over 40 frames"
+    );
+    for kind in kinds {
+        for parallel in [false, true] {
+            assert_eq!(
+                run(kind, parallel, 3),
+                reference,
+                "{kind:?} parallel={parallel}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_world_calls_are_typed_errors() {
+    let mut w = World::new(BroadPhaseKind::SweepAndPrune, WorldOptions::default());
+    let s: Shape = Sphere::new(1.0).unwrap().into();
+    let h = w.insert(s.clone(), Pose::IDENTITY).unwrap();
+    let far = Pose::from_translation(Vector::splat(Real::MAX));
+    assert_eq!(w.set_pose(h, far), Err(WorldError::InvalidPose));
+    assert_eq!(
+        w.get(h).unwrap().1,
+        &Pose::IDENTITY,
+        "a refused move leaves the object"
+    );
+    assert!(w.insert(s, far).is_err());
+    w.remove(h).unwrap();
+    assert_eq!(w.set_pose(h, Pose::IDENTITY), Err(WorldError::StaleHandle));
+    w.update();
+    assert!(w.contacts().is_empty() && w.is_empty());
+}
