@@ -5,12 +5,14 @@
 //! minkowski hull [FILE]      JSON-lines convex hulls in 3D
 //! minkowski hull --2d [--algorithm NAME] [FILE]
 //!                            JSON-lines convex hulls in 2D
+//! minkowski scene [...]      the collision world on a moving scene (see `scene.rs`)
 //! ```
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
 mod hull_protocol;
 mod protocol;
+mod scene;
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -21,6 +23,9 @@ usage:
   minkowski hull [FILE]     answer JSON-lines 3D convex hull queries
   minkowski hull --2d [--algorithm graham|jarvis|chan|melkman|divide|monotone] [FILE]
                             answer JSON-lines 2D convex hull queries (default: monotone)
+  minkowski scene [--objects N] [--frames K] [--broadphase grid|sap|bvh] [--threads T]
+                  [--seed S] [--layout seed000 --array A] [--verify] [--json]
+                            time the collision world on a moving scene
   minkowski help            this text
 
 precision: this binary uses ";
@@ -38,6 +43,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("query") => run_query(&args[1..]),
         Some("hull") => run_hull(&args[1..]),
+        Some("scene") => run_scene(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
             println!("{USAGE}{}", precision());
             ExitCode::SUCCESS
@@ -132,6 +138,31 @@ fn run_hull(args: &[String]) -> ExitCode {
     serve("hull", file.as_deref(), |line| {
         protocol::answer_line_with(line, |q| hull_protocol::answer(q, mode))
     })
+}
+
+fn run_scene(args: &[String]) -> ExitCode {
+    let parsed = match scene::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("minkowski scene: {e}\n{}", scene::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = scene::run(&parsed, &mut out);
+    let _ = out.flush();
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("minkowski scene: --verify found differences from brute force");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("minkowski scene: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// Reads JSON lines from `file` (or standard input) and writes one answer per line.

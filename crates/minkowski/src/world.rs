@@ -22,9 +22,9 @@
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
 use crate::math::{Pose, Real};
+use crate::query::compound::{self, Collider};
 use crate::query::gjk::GjkCache;
 use crate::query::{self, Contact, QueryOptions};
-use crate::shape::Shape;
 
 /// A handle to an object of a [`World`]: an index and a generation, so that a handle to a
 /// removed object never names its successor in the same slot.
@@ -83,6 +83,10 @@ pub struct WorldContact {
     pub b: ObjectHandle,
     /// The contact from A to B (world frame): signed distance, normal, points, status.
     pub contact: Contact,
+    /// For a compound A, the part in contact (the deepest pair's).
+    pub part_a: Option<u32>,
+    /// For a compound B, the part in contact.
+    pub part_b: Option<u32>,
 }
 
 /// How a pair's contact changed in the last [`World::update`].
@@ -118,8 +122,10 @@ impl Default for WorldOptions {
 }
 
 struct Object {
-    shape: Shape,
+    shape: Collider,
     pose: Pose,
+    /// The shape's local box (cached: a hull's takes a pass over its vertices).
+    local: Aabb,
 }
 
 struct Slot {
@@ -183,7 +189,7 @@ impl World {
         }
     }
 
-    fn world_box(&self, shape: &Shape, pose: &Pose) -> Result<Aabb, WorldError> {
+    fn world_box(&self, local: &Aabb, pose: &Pose) -> Result<Aabb, WorldError> {
         let t = pose.translation;
         if !t.is_finite()
             || !pose.rotation.is_finite()
@@ -191,7 +197,7 @@ impl World {
         {
             return Err(WorldError::InvalidPose);
         }
-        let b = shape.local_aabb().transformed(pose);
+        let b = local.transformed(pose);
         let size = (b.maxs - b.mins).max_element();
         let m = self.options.contact_margin + 1e-5 * size + Real::MIN_POSITIVE;
         let b = b.loosened(m);
@@ -202,12 +208,19 @@ impl World {
         }
     }
 
-    /// Adds an object and returns its handle.
+    /// Adds an object — a convex [`Shape`](crate::shape::Shape) or a
+    /// [`Compound`](crate::shape::Compound) — and returns its handle.
     ///
     /// # Errors
     /// [`WorldError::InvalidPose`], [`WorldError::Full`].
-    pub fn insert(&mut self, shape: Shape, pose: Pose) -> Result<ObjectHandle, WorldError> {
-        let aabb = self.world_box(&shape, &pose)?;
+    pub fn insert(
+        &mut self,
+        shape: impl Into<Collider>,
+        pose: Pose,
+    ) -> Result<ObjectHandle, WorldError> {
+        let shape = shape.into();
+        let local = shape.local_aabb();
+        let aabb = self.world_box(&local, &pose)?;
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
@@ -226,7 +239,7 @@ impl World {
             return Err(WorldError::InvalidPose);
         }
         let slot = &mut self.slots[index as usize];
-        slot.object = Some(Object { shape, pose });
+        slot.object = Some(Object { shape, pose, local });
         Ok(ObjectHandle {
             index,
             generation: slot.generation,
@@ -246,7 +259,7 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
     pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
-        let aabb = self.world_box(&self.object(h)?.shape, &pose)?;
+        let aabb = self.world_box(&self.object(h)?.local, &pose)?;
         self.broad
             .update(h.index, aabb)
             .map_err(|_| WorldError::InvalidPose)?;
@@ -260,7 +273,7 @@ impl World {
     ///
     /// # Errors
     /// [`WorldError::StaleHandle`].
-    pub fn remove(&mut self, h: ObjectHandle) -> Result<Shape, WorldError> {
+    pub fn remove(&mut self, h: ObjectHandle) -> Result<Collider, WorldError> {
         self.object(h)?;
         let _ = self.broad.remove(h.index);
         let slot = &mut self.slots[h.index as usize];
@@ -273,7 +286,7 @@ impl World {
     ///
     /// # Errors
     /// [`WorldError::StaleHandle`].
-    pub fn get(&self, h: ObjectHandle) -> Result<(&Shape, &Pose), WorldError> {
+    pub fn get(&self, h: ObjectHandle) -> Result<(&Collider, &Pose), WorldError> {
         self.object(h).map(|o| (&o.shape, &o.pose))
     }
 
@@ -319,19 +332,25 @@ impl World {
         }
         let slots = &self.slots;
         let opts = self.options;
-        let narrow = |(k, cache): &mut (u64, GjkCache)| -> Option<Contact> {
+        let narrow = |(k, cache): &mut (u64, GjkCache)| -> Option<Found> {
             let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
             let (oa, ob) = (slots[a].object.as_ref()?, slots[b].object.as_ref()?);
             narrow_pair(oa, ob, &opts, cache)
         };
-        let results: Vec<Option<Contact>> = run_narrow(&mut work, opts.parallel, &narrow);
+        let results: Vec<Option<Found>> = run_narrow(&mut work, opts.parallel, &narrow);
         let t2 = std::time::Instant::now();
         self.contacts.clear();
         let mut now: Vec<(u64, ObjectHandle, ObjectHandle)> = Vec::new();
         for ((k, _), r) in work.iter().zip(results) {
-            if let Some(c) = r {
+            if let Some((c, part_a, part_b)) = r {
                 let (a, b) = (self.handle((*k >> 32) as u32), self.handle(*k as u32));
-                self.contacts.push(WorldContact { a, b, contact: c });
+                self.contacts.push(WorldContact {
+                    a,
+                    b,
+                    contact: c,
+                    part_a,
+                    part_b,
+                });
                 now.push((*k, a, b));
             }
         }
@@ -409,7 +428,7 @@ impl World {
         for (i, (a, oa)) in live.iter().enumerate() {
             for (b, ob) in &live[i + 1..] {
                 let mut cache = GjkCache::new();
-                if let Some(c) = narrow_pair(oa, ob, &self.options, &mut cache) {
+                if let Some((c, _, _)) = narrow_pair(oa, ob, &self.options, &mut cache) {
                     out.push(((*a, *b), c));
                 }
             }
@@ -418,41 +437,116 @@ impl World {
     }
 }
 
-/// The narrow phase of one pair: `Some(contact)` when the shapes are within the contact
-/// margin.
-fn narrow_pair(
-    a: &Object,
-    b: &Object,
-    opts: &WorldOptions,
-    cache: &mut GjkCache,
-) -> Option<Contact> {
-    let near = query::intersects_with(
-        &a.shape,
-        &a.pose,
-        &b.shape,
-        &b.pose,
-        &opts.query,
-        Some(&mut *cache),
-    );
-    let c = if near || opts.contact_margin > 0.0 {
-        query::contact_with(
-            &a.shape,
-            &a.pose,
-            &b.shape,
-            &b.pose,
-            &opts.query,
-            Some(cache),
-        )
-    } else {
-        return None;
+impl World {
+    /// Checks the last [`update`](Self::update) against brute force: the broad-phase pairs
+    /// must equal an O(n²) test of every pair of world boxes, and the contacts must equal
+    /// a cold narrow phase over those pairs (boxes are conservative, so no contact can
+    /// hide outside them), except for pairs that touch within `touch_tolerance` (length
+    /// units), which warm- and cold-started GJK may round either way.
+    ///
+    /// # Errors
+    /// A description of the first difference.
+    pub fn verify(&self, touch_tolerance: Real) -> Result<(), String> {
+        let mut boxes = Vec::new();
+        for (i, s) in self.slots.iter().enumerate() {
+            if let Some(o) = &s.object {
+                let b = self
+                    .world_box(&o.local, &o.pose)
+                    .map_err(|e| e.to_string())?;
+                boxes.push((i as u32, b));
+            }
+        }
+        let want_pairs = crate::broadphase::brute_force_pairs(&boxes);
+        let got_pairs = self.broad_pairs();
+        if want_pairs != got_pairs {
+            let missing = want_pairs.iter().find(|p| !got_pairs.contains(p));
+            let extra = got_pairs.iter().find(|p| !want_pairs.contains(p));
+            return Err(format!(
+                "broad phase: {} pairs, brute force {} (first missing {missing:?}, first extra {extra:?})",
+                got_pairs.len(),
+                want_pairs.len()
+            ));
+        }
+        let got: Vec<(u32, u32)> = self
+            .contacts
+            .iter()
+            .map(|c| (c.a.index, c.b.index))
+            .collect();
+        let mut want = Vec::new();
+        for &(a, b) in &want_pairs {
+            let (oa, ob) = (
+                self.slots[a as usize].object.as_ref(),
+                self.slots[b as usize].object.as_ref(),
+            );
+            if let (Some(oa), Some(ob)) = (oa, ob) {
+                let mut cache = GjkCache::new();
+                if narrow_pair(oa, ob, &self.options, &mut cache).is_some() {
+                    want.push((a, b));
+                }
+            }
+        }
+        // Both lists are sorted.
+        let missing = want.iter().filter(|p| got.binary_search(p).is_err());
+        let extra = got.iter().filter(|p| want.binary_search(p).is_err());
+        for p in missing.chain(extra) {
+            let (oa, ob) = (
+                self.slots[p.0 as usize]
+                    .object
+                    .as_ref()
+                    .ok_or("stale pair")?,
+                self.slots[p.1 as usize]
+                    .object
+                    .as_ref()
+                    .ok_or("stale pair")?,
+            );
+            let c = compound::contact(
+                &oa.shape,
+                &oa.pose,
+                &ob.shape,
+                &ob.pose,
+                &self.options.query,
+            )
+            .answer;
+            if (c.distance - self.options.contact_margin).abs() > touch_tolerance {
+                return Err(format!(
+                    "contacts differ on pair {p:?} (signed distance {})",
+                    c.distance
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A pair's narrow-phase answer: the contact and the compound parts involved.
+type Found = (Contact, Option<u32>, Option<u32>);
+
+/// The narrow phase of one pair: the contact when the shapes are within the contact
+/// margin. Convex pairs warm-start GJK from the pair's cache; pairs with a compound go
+/// part by part.
+fn narrow_pair(a: &Object, b: &Object, opts: &WorldOptions, cache: &mut GjkCache) -> Option<Found> {
+    let (Collider::Convex(sa), Collider::Convex(sb)) = (&a.shape, &b.shape) else {
+        let c = if opts.contact_margin > 0.0 {
+            compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)
+        } else {
+            compound::intersects(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)?;
+            compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)
+        };
+        return (c.answer.distance <= opts.contact_margin)
+            .then_some((c.answer, c.part_a, c.part_b));
     };
-    (c.distance <= opts.contact_margin).then_some(c)
+    let near = query::intersects_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(&mut *cache));
+    if !near && opts.contact_margin <= 0.0 {
+        return None;
+    }
+    let c = query::contact_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache));
+    (c.distance <= opts.contact_margin).then_some((c, None, None))
 }
 
 #[cfg(feature = "parallel")]
-fn run_narrow<F>(work: &mut [(u64, GjkCache)], parallel: bool, f: &F) -> Vec<Option<Contact>>
+fn run_narrow<F>(work: &mut [(u64, GjkCache)], parallel: bool, f: &F) -> Vec<Option<Found>>
 where
-    F: Fn(&mut (u64, GjkCache)) -> Option<Contact> + Sync,
+    F: Fn(&mut (u64, GjkCache)) -> Option<Found> + Sync,
 {
     use rayon::prelude::*;
     if parallel {
@@ -463,9 +557,9 @@ where
 }
 
 #[cfg(not(feature = "parallel"))]
-fn run_narrow<F>(work: &mut [(u64, GjkCache)], _parallel: bool, f: &F) -> Vec<Option<Contact>>
+fn run_narrow<F>(work: &mut [(u64, GjkCache)], _parallel: bool, f: &F) -> Vec<Option<Found>>
 where
-    F: Fn(&mut (u64, GjkCache)) -> Option<Contact>,
+    F: Fn(&mut (u64, GjkCache)) -> Option<Found>,
 {
     work.iter_mut().map(f).collect()
 }

@@ -7,7 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::Rng;
-use minkowski::shape::{Capsule, ConvexPolyhedron, Cuboid, Shape, Sphere};
+use minkowski::query::compound::Collider;
+use minkowski::shape::{Capsule, Compound, ConvexPolyhedron, Cuboid, Shape, Sphere};
 use minkowski::world::{
     BroadPhaseKind, ContactEvent, ObjectHandle, World, WorldError, WorldOptions,
 };
@@ -17,7 +18,24 @@ fn v(x: f64, y: f64, z: f64) -> Vector {
     Vector::new(x as Real, y as Real, z as Real)
 }
 
-fn random_shape(rng: &mut Rng) -> Shape {
+fn random_shape(rng: &mut Rng) -> Collider {
+    if rng.below(5) == 0 {
+        // A compound of two or three convex parts.
+        let parts = (0..2 + rng.below(2))
+            .map(|_| {
+                let p = Pose::new(
+                    rng.rotation(),
+                    v(rng.range(-0.6, 0.6), rng.range(-0.6, 0.6), 0.0),
+                );
+                (p, random_convex(rng))
+            })
+            .collect();
+        return Compound::new(parts).unwrap().into();
+    }
+    random_convex(rng).into()
+}
+
+fn random_convex(rng: &mut Rng) -> Shape {
     let s = rng.range(0.3, 1.0);
     match rng.below(4) {
         0 => Sphere::new(s as Real).unwrap().into(),

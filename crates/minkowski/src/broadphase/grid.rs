@@ -19,7 +19,7 @@ use super::{check_aabb, BroadPhase, BroadPhaseError, IntBuildHasher};
 use crate::bounding::Aabb;
 use crate::math::{Real, Vector};
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
     lo: [i64; 3],
@@ -28,7 +28,7 @@ struct Entry {
 }
 
 /// Uniform grid broad phase. See the module notes.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Grid {
     inv_cell: Real,
     cell_size: Real,

@@ -56,7 +56,7 @@ impl End {
 }
 
 /// Incremental sweep and prune on three axes. See the module notes.
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SweepAndPrune {
     axes: [Vec<End>; 3],
     /// For each id: the box and, per axis, the positions of its min and max end points.

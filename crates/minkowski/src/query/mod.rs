@@ -11,6 +11,7 @@
 //!
 //! Every result carries a status saying how it was obtained; none invents an answer.
 
+pub mod compound;
 mod contact;
 pub mod dispatch;
 pub mod epa;

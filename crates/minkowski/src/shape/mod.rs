@@ -15,6 +15,7 @@
 //! than running it on curved surfaces.
 
 mod capsule;
+mod compound;
 mod cone;
 mod convex_polyhedron;
 mod cuboid;
@@ -29,6 +30,7 @@ pub mod tessellation;
 mod triangle;
 
 pub use capsule::Capsule;
+pub use compound::Compound;
 pub use cone::Cone;
 pub use convex_polyhedron::ConvexPolyhedron;
 pub use cuboid::Cuboid;
