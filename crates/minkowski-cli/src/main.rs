@@ -24,7 +24,8 @@ usage:
   minkowski hull --2d [--algorithm graham|jarvis|chan|melkman|divide|monotone] [FILE]
                             answer JSON-lines 2D convex hull queries (default: monotone)
   minkowski scene [--objects N] [--frames K] [--broadphase grid|sap|bvh] [--threads T]
-                  [--seed S] [--layout seed000 --array A] [--verify] [--json]
+                  [--seed S] [--layout seed000 --array A] [--contacts full|touch]
+                  [--verify] [--json]
                             time the collision world on a moving scene
   minkowski help            this text
 

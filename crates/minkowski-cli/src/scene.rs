@@ -35,13 +35,17 @@ pub struct SceneArgs {
     pub seed000_array: Option<usize>,
     pub verify: bool,
     pub json: bool,
+    /// Full contacts (EPA for penetrating pairs) or only whether pairs touch.
+    pub contact_details: bool,
 }
 
 pub const USAGE: &str = "\
 usage: minkowski scene [--objects N] [--frames K] [--broadphase grid|sap|bvh]
                        [--threads T] [--seed S] [--layout seed000 --array A]
-                       [--verify] [--json]
-  defaults: --objects 1000 --frames 100 --broadphase bvh --threads <all cores> --seed 1";
+                       [--contacts full|touch] [--verify] [--json]
+  defaults: --objects 1000 --frames 100 --broadphase bvh --threads <all cores> --seed 1
+  --contacts full (default) computes every touching pair's contact (EPA when penetrating);
+  --contacts touch only decides which pairs touch";
 
 pub fn parse(args: &[String]) -> Result<SceneArgs, String> {
     let mut a = SceneArgs {
@@ -53,6 +57,7 @@ pub fn parse(args: &[String]) -> Result<SceneArgs, String> {
         seed000_array: None,
         verify: false,
         json: false,
+        contact_details: true,
     };
     let mut layout_seed000 = false;
     let mut it = args.iter();
@@ -79,6 +84,11 @@ pub fn parse(args: &[String]) -> Result<SceneArgs, String> {
                 Some("seed000") => layout_seed000 = true,
                 Some("random") => layout_seed000 = false,
                 other => return Err(format!("unknown layout {other:?} (seed000, random)")),
+            },
+            "--contacts" => match it.next().map(String::as_str) {
+                Some("full") => a.contact_details = true,
+                Some("touch") => a.contact_details = false,
+                other => return Err(format!("unknown --contacts {other:?} (full, touch)")),
             },
             "--verify" => a.verify = true,
             "--json" => a.json = true,
@@ -215,7 +225,11 @@ fn run_in_pool(
         "sap" => BroadPhaseKind::SweepAndPrune,
         _ => BroadPhaseKind::Tree { fat_factor: 0.5 },
     };
-    let mut world = World::new(kind, WorldOptions::default());
+    let options = WorldOptions {
+        contact_details: args.contact_details,
+        ..Default::default()
+    };
+    let mut world = World::new(kind, options);
     let mut bodies = Vec::with_capacity(count);
     for (i, &k) in kinds.iter().enumerate() {
         let size = 2.0 as Real;
@@ -247,6 +261,7 @@ fn run_in_pool(
         "world_side": side,
         "mean_box_side": mean_side,
         "speed_per_frame": 0.2,
+        "contacts": if args.contact_details { "full" } else { "touch" },
     });
     if !args.json {
         writeln!(out, "scene: {figures}").map_err(|e| e.to_string())?;

@@ -81,8 +81,10 @@ pub struct WorldContact {
     pub a: ObjectHandle,
     /// The other object.
     pub b: ObjectHandle,
-    /// The contact from A to B (world frame): signed distance, normal, points, status.
-    pub contact: Contact,
+    /// The contact from A to B (world frame): signed distance, normal, points, status;
+    /// `None` when [`WorldOptions::contact_details`] is off (then only the fact that the
+    /// pair touches is known).
+    pub contact: Option<Contact>,
     /// For a compound A, the part in contact (the deepest pair's).
     pub part_a: Option<u32>,
     /// For a compound B, the part in contact.
@@ -109,6 +111,12 @@ pub struct WorldOptions {
     pub query: QueryOptions,
     /// Run the narrow phase on rayon's pool (needs the `parallel` feature; default true).
     pub parallel: bool,
+    /// Compute the full contact (signed distance, normal, witness points — EPA for
+    /// penetrating pairs) of every pair in contact (default true). When false the narrow
+    /// phase only decides *whether* pairs touch (GJK intersection, or distance when there
+    /// is a contact margin), which is several times cheaper for deeply interpenetrating
+    /// scenes.
+    pub contact_details: bool,
 }
 
 impl Default for WorldOptions {
@@ -117,6 +125,7 @@ impl Default for WorldOptions {
             contact_margin: 0.0,
             query: QueryOptions::default(),
             parallel: true,
+            contact_details: true,
         }
     }
 }
@@ -416,8 +425,9 @@ impl World {
 
     /// Every pair in contact now, by an all-pairs narrow phase (O(n²), cold GJK): the
     /// reference [`update`](Self::update)'s contacts are checked against. Pairs as object
-    /// index pairs `(a, b)`, `a < b`, sorted, with their contacts.
-    pub fn brute_force_contacts(&self) -> Vec<((u32, u32), Contact)> {
+    /// index pairs `(a, b)`, `a < b`, sorted, with their contacts (`None` without
+    /// contact details).
+    pub fn brute_force_contacts(&self) -> Vec<((u32, u32), Option<Contact>)> {
         let live: Vec<(u32, &Object)> = self
             .slots
             .iter()
@@ -518,29 +528,47 @@ impl World {
     }
 }
 
-/// A pair's narrow-phase answer: the contact and the compound parts involved.
-type Found = (Contact, Option<u32>, Option<u32>);
+/// A pair's narrow-phase answer: the contact (if details are on) and the compound parts
+/// involved.
+type Found = (Option<Contact>, Option<u32>, Option<u32>);
 
 /// The narrow phase of one pair: the contact when the shapes are within the contact
 /// margin. Convex pairs warm-start GJK from the pair's cache; pairs with a compound go
 /// part by part.
 fn narrow_pair(a: &Object, b: &Object, opts: &WorldOptions, cache: &mut GjkCache) -> Option<Found> {
+    let margin = opts.contact_margin;
     let (Collider::Convex(sa), Collider::Convex(sb)) = (&a.shape, &b.shape) else {
-        let c = if opts.contact_margin > 0.0 {
-            compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)
-        } else {
+        if !opts.contact_details {
+            let (pa, pb) = if margin > 0.0 {
+                let d = compound::distance(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query);
+                (d.answer <= margin).then_some((d.part_a, d.part_b))?
+            } else {
+                let h = compound::intersects(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)?;
+                (h.part_a, h.part_b)
+            };
+            return Some((None, pa, pb));
+        }
+        if margin <= 0.0 {
             compound::intersects(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)?;
-            compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)
-        };
-        return (c.answer.distance <= opts.contact_margin)
-            .then_some((c.answer, c.part_a, c.part_b));
+        }
+        let c = compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query);
+        return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b));
     };
+    if !opts.contact_details {
+        let hit = if margin > 0.0 {
+            query::distance_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache)).distance
+                <= margin
+        } else {
+            query::intersects_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache))
+        };
+        return hit.then_some((None, None, None));
+    }
     let near = query::intersects_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(&mut *cache));
-    if !near && opts.contact_margin <= 0.0 {
+    if !near && margin <= 0.0 {
         return None;
     }
     let c = query::contact_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache));
-    (c.distance <= opts.contact_margin).then_some((c, None, None))
+    (c.distance <= margin).then_some((Some(c), None, None))
 }
 
 #[cfg(feature = "parallel")]

@@ -89,15 +89,15 @@ fn check_against_brute_force(w: &World, label: &str) -> usize {
             .contacts()
             .iter()
             .find(|c| (c.a.index(), c.b.index()) == (a, b))
-            .map(|c| c.contact);
+            .and_then(|c| c.contact);
         let d = match c {
             Some(c) => c.distance,
             None => {
                 let bf = w.brute_force_contacts();
                 bf.iter()
                     .find(|(p, _)| *p == (a, b))
-                    .map(|(_, c)| c.distance)
-                    .unwrap_or(0.0)
+                    .and_then(|(_, c)| *c)
+                    .map_or(0.0, |c| c.distance)
             }
         };
         assert!(
@@ -110,14 +110,19 @@ fn check_against_brute_force(w: &World, label: &str) -> usize {
 }
 
 fn run(kind: BroadPhaseKind, parallel: bool, seed: u64) -> Vec<BTreeSet<(u32, u32)>> {
-    let mut rng = Rng::new(seed);
-    let mut w = World::new(
+    run_with(
         kind,
         WorldOptions {
             parallel,
             ..Default::default()
         },
-    );
+        seed,
+    )
+}
+
+fn run_with(kind: BroadPhaseKind, options: WorldOptions, seed: u64) -> Vec<BTreeSet<(u32, u32)>> {
+    let mut rng = Rng::new(seed);
+    let mut w = World::new(kind, options);
     let mut handles: Vec<(ObjectHandle, Pose, Vector)> = Vec::new();
     for _ in 0..150 {
         let pose = random_pose(&mut rng, 6.0);
@@ -209,6 +214,44 @@ fn world_contacts_equal_all_pairs_for_every_broad_phase() {
                 reference,
                 "{kind:?} parallel={parallel}"
             );
+        }
+    }
+    // Without contact details the same pairs touch.
+    let boolean = WorldOptions {
+        contact_details: false,
+        ..Default::default()
+    };
+    assert_eq!(
+        run_with(kinds[2], boolean, 3),
+        reference,
+        "without contact details"
+    );
+}
+
+#[test]
+fn contact_margin_reports_near_pairs() {
+    // With a margin, pairs closer than it are in contact too (with and without details).
+    for details in [true, false] {
+        let opts = WorldOptions {
+            contact_margin: 0.5,
+            contact_details: details,
+            ..Default::default()
+        };
+        let mut w = World::new(BroadPhaseKind::SweepAndPrune, opts);
+        let s: Shape = Sphere::new(1.0).unwrap().into();
+        let a = w.insert(s.clone(), Pose::IDENTITY).unwrap();
+        let b = w
+            .insert(s.clone(), Pose::from_translation(v(2.4, 0.0, 0.0)))
+            .unwrap();
+        let _far = w
+            .insert(s, Pose::from_translation(v(5.0, 0.0, 0.0)))
+            .unwrap();
+        w.update();
+        let pairs: Vec<_> = w.contacts().iter().map(|c| (c.a, c.b)).collect();
+        assert_eq!(pairs, vec![(a, b)], "details {details}");
+        if details {
+            let d = w.contacts()[0].contact.unwrap().distance;
+            assert!((d - 0.4).abs() < 1e-5, "{d}");
         }
     }
 }

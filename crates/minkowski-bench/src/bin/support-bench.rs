@@ -59,10 +59,18 @@ fn main() {
             )
         })
         .collect();
-    for &n in &sizes {
-        let mut poly =
-            ConvexPolyhedron::new(Cloud::Sphere.points(n, 77 + n as u64)).expect("finite points");
-        let nv = poly.points().len();
+    let mut clouds: Vec<(String, Vec<Vector>)> = sizes
+        .iter()
+        .map(|&n| (String::new(), Cloud::Sphere.points(n, 77 + n as u64)))
+        .collect();
+    // Seed 000's tessellated models: big polygon faces (cone and cylinder caps) and
+    // high-degree poles make climbs longer than on random sphere points.
+    for (name, pts) in minkowski::shape::tessellation::seed000_shapes() {
+        clouds.push((format!(" ({name})"), pts));
+    }
+    for (label, pts) in clouds {
+        let mut poly = ConvexPolyhedron::new(pts).expect("finite points");
+        let nv = format!("{}{label}", poly.points().len());
         let scan_random = time_per_call(15, random.len(), || {
             for d in &random {
                 black_box(poly.support_index_scan(*d));

@@ -148,8 +148,10 @@ const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 pub struct GjkCache {
     dirs: [Vector; 4],
     len: u8,
-    /// Support-search hints of A and B (see [`SupportMap::local_support_hinted`]).
-    hints: [u32; 2],
+    /// Support-search hints of A and B (see [`SupportMap::local_support_hinted`]) per
+    /// cached direction, and after the last support call.
+    hints: [[u32; 2]; 4],
+    last_hints: [u32; 2],
 }
 
 impl GjkCache {
@@ -169,7 +171,8 @@ impl GjkCache {
     }
 
     fn store(&mut self, s: &Simplex, hints: [u32; 2]) {
-        self.hints = hints;
+        self.last_hints = hints;
+        self.hints = s.hints;
         self.len = s.len as u8;
         self.dirs[..s.len].copy_from_slice(&s.dirs[..s.len]);
     }
@@ -347,14 +350,16 @@ where
 
     // Warm start: rebuild the cached simplex with the shapes where they are now.
     if let Some(c) = cache.as_deref() {
-        pair.set_hints(c.hints);
+        // Each vertex is searched from the vertex it was last found at.
         for i in 0..c.len as usize {
+            pair.set_hints(c.hints[i]);
             let sp = pair.support(c.dirs[i]);
             if !out.simplex.contains(sp.w, 0.0) {
                 out.scale = out.scale.max(magnitude(&sp));
-                out.simplex.push(sp, c.dirs[i]);
+                out.simplex.push_hinted(sp, c.dirs[i], pair.hints());
             }
         }
+        pair.set_hints(c.last_hints);
     }
     if out.simplex.is_empty() {
         out.v = pair.center_difference();
@@ -430,7 +435,7 @@ where
         }
 
         let saved = out.simplex;
-        out.simplex.push(sp, -dir);
+        out.simplex.push_hinted(sp, -dir, pair.hints());
         let (v, vv) = out.simplex.reduce();
         if out.simplex.len == 4 {
             out.v = Vector::ZERO;

@@ -42,6 +42,9 @@ const DEGENERATE: Real = 64.0 * EPSILON;
 pub struct Simplex {
     pub(crate) verts: [SupportPoint; 4],
     pub(crate) dirs: [Vector; 4],
+    /// The support-search hints (see `SupportMap::local_support_hinted`) each vertex was
+    /// found with, so that a warm start can rebuild each vertex from its own.
+    pub(crate) hints: [[u32; 2]; 4],
     pub(crate) bary: [Real; 4],
     pub(crate) len: usize,
 }
@@ -246,10 +249,13 @@ impl Simplex {
         &self.bary[..self.len]
     }
 
-    pub(crate) fn push(&mut self, p: SupportPoint, dir: Vector) {
+    /// Adds a vertex found along `dir`, remembering the support-search hints that found
+    /// it.
+    pub(crate) fn push_hinted(&mut self, p: SupportPoint, dir: Vector, hints: [u32; 2]) {
         debug_assert!(self.len < 4);
         self.verts[self.len] = p;
         self.dirs[self.len] = dir;
+        self.hints[self.len] = hints;
         self.len += 1;
     }
 
@@ -284,6 +290,7 @@ impl Simplex {
             if proj.mask & (1 << i) != 0 {
                 self.verts[n] = self.verts[i];
                 self.dirs[n] = self.dirs[i];
+                self.hints[n] = self.hints[i];
                 self.bary[n] = proj.bary[i];
                 n += 1;
             }
