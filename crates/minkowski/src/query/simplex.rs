@@ -318,13 +318,14 @@ mod tests {
     fn simplex_of(ws: &[Vector]) -> Simplex {
         let mut s = Simplex::new();
         for &w in ws {
-            s.push(
+            s.push_hinted(
                 SupportPoint {
                     w,
                     a: w,
                     b: Vector::ZERO,
                 },
                 Vector::ZERO,
+                [0, 0],
             );
         }
         s
