@@ -319,6 +319,8 @@ fn run_in_pool(
             let mut line = json!({
                 "frame": frame, "pairs": t.pairs, "contacts": contacts,
                 "broad_ms": broad, "narrow_ms": t.narrow_ms,
+                // broad_ms = move_ms (new poses and boxes into the broad phase) + pair_ms.
+                "move_ms": broad - t.broad_ms, "pair_ms": t.broad_ms,
             });
             if args.verify {
                 line["verified"] = json!(verdict.is_none());

@@ -9,7 +9,13 @@
 //!   maps (pose, rounding, Minkowski difference, linear sweep).
 //! * [`query`]: GJK (intersection, distance, closest points, warm start, Nesterov
 //!   acceleration), EPA (penetration depth), and the shape-level `contact` query with a
-//!   dispatcher that picks closed forms and SAT where they beat GJK.
+//!   dispatcher that picks closed forms and SAT where they beat GJK;
+//!   [`query::compound`] answers the same queries for compound shapes, part by part.
+//! * [`hull`]: quickhull in 3D and six 2D hull algorithms, all on exact predicates.
+//! * [`planar`]: 2D shapes and 2D GJK.
+//! * [`broadphase`]: uniform grid, incremental sweep and prune, dynamic AABB tree, behind
+//!   one trait.
+//! * [`world`]: objects by handle, broad phase, parallel narrow phase, contact events.
 //!
 //! Conventions: lengths are in the caller's units; shapes live in their local frame and
 //! are placed by a [`Pose`]; pair queries answer in the world frame; normals point from

@@ -64,6 +64,10 @@ pub struct SweepAndPrune {
     pending: Vec<u32>,
     pairs: HashSet<u64, IntBuildHasher>,
     events: Vec<PairEvent>,
+    /// While an object is being moved: its id and its box before the move. A pair with it
+    /// can only be in the set if that old box overlapped the other object's box, which
+    /// spares the hash lookup on the many separating swaps of far-apart boxes.
+    moving: Option<(u32, Aabb)>,
     len: usize,
 }
 
@@ -101,6 +105,21 @@ impl SweepAndPrune {
     }
 
     fn remove_pair(&mut self, a: u32, b: u32) {
+        if let Some((m, old)) = self.moving {
+            let other = if a == m {
+                b
+            } else if b == m {
+                a
+            } else {
+                u32::MAX
+            };
+            if other != u32::MAX {
+                match self.get(other) {
+                    Some(o) if old.intersects(&o.0) => {}
+                    _ => return,
+                }
+            }
+        }
         if self.pairs.remove(&pair_key(a, b)) {
             self.events.push(PairEvent::Removed(a.min(b), a.max(b)));
         }
@@ -279,6 +298,7 @@ impl BroadPhase for SweepAndPrune {
         self.flush();
         let pos = {
             let o = self.objects[id as usize].as_mut().expect("checked above");
+            self.moving = Some((id, o.0));
             o.0 = aabb;
             o.1
         };
@@ -293,6 +313,7 @@ impl BroadPhase for SweepAndPrune {
                 self.sift(axis, at);
             }
         }
+        self.moving = None;
         Ok(())
     }
 
