@@ -13,10 +13,12 @@
 //!
 //! Errors as in `query`: `invalid_json`, `invalid_query` (no `points`, wrong arity),
 //! `invalid_shape` (empty, non-finite or out-of-range points), `internal`.
+//!
+//! Points are read and hulled as `f64` in both builds (exact predicates; coordinates up
+//! to `minkowski::hull::MAX_MAGNITUDE_F64` = 1e60), and vertices are echoed as given.
 
-use minkowski::hull::{quickhull3d, Algorithm2d, Dimension, HullError};
-use minkowski::math::Vector2;
-use minkowski::{Real, Vector};
+use glam::{DVec2, DVec3};
+use minkowski::hull::{quickhull3d_f64, Algorithm2d, Dimension, HullError};
 use serde_json::{json, Map, Value};
 
 use crate::protocol::{arr, err, kind_of, LineError};
@@ -30,7 +32,9 @@ pub enum Mode {
     Plane(Algorithm2d),
 }
 
-fn points<const N: usize>(q: &Map<String, Value>) -> Result<Vec<[Real; N]>, LineError> {
+/// The points as `f64`, whatever the build's precision: hulls are computed with exact
+/// predicates on the numbers as given.
+fn points<const N: usize>(q: &Map<String, Value>) -> Result<Vec<[f64; N]>, LineError> {
     let list = match q.get("points") {
         Some(Value::Array(a)) => a,
         Some(other) => {
@@ -55,14 +59,14 @@ fn points<const N: usize>(q: &Map<String, Value>) -> Result<Vec<[Real; N]>, Line
                 ),
             )
         })?;
-        let mut xyz = [0.0 as Real; N];
+        let mut xyz = [0.0f64; N];
         for (k, c) in coords.iter().enumerate() {
             xyz[k] = c.as_f64().ok_or_else(|| {
                 err(
                     "invalid_query",
                     format!("points[{i}][{k}] must be a number, got {}", kind_of(c)),
                 )
-            })? as Real;
+            })?;
         }
         out.push(xyz);
     }
@@ -89,15 +93,18 @@ pub fn answer(q: &Map<String, Value>, mode: Mode) -> Result<Map<String, Value>, 
     let mut out = Map::new();
     match mode {
         Mode::Space => {
-            let pts: Vec<Vector> = points::<3>(q)?
-                .into_iter()
-                .map(Vector::from_array)
-                .collect();
-            let hull = quickhull3d(&pts).map_err(hull_err)?;
+            let pts: Vec<DVec3> = points::<3>(q)?.into_iter().map(DVec3::from_array).collect();
+            let hull = quickhull3d_f64(&pts).map_err(hull_err)?;
             out.insert("dimension".into(), json!(hull.dimension() as u8));
+            // The input numbers themselves (not rounded to the build's precision).
             out.insert(
                 "vertices".into(),
-                Value::Array(hull.vertices().iter().map(|v| arr(*v)).collect()),
+                Value::Array(
+                    hull.source_indices()
+                        .iter()
+                        .map(|&i| json!(pts[i].to_array()))
+                        .collect(),
+                ),
             );
             out.insert(
                 "faces".into(),
@@ -108,19 +115,12 @@ pub fn answer(q: &Map<String, Value>, mode: Mode) -> Result<Map<String, Value>, 
             }
         }
         Mode::Plane(alg) => {
-            let pts: Vec<Vector2> = points::<2>(q)?
-                .into_iter()
-                .map(Vector2::from_array)
-                .collect();
-            let ring = alg.run(&pts).map_err(hull_err)?;
+            let pts: Vec<DVec2> = points::<2>(q)?.into_iter().map(DVec2::from_array).collect();
+            let ring = alg.run_f64(&pts).map_err(hull_err)?;
             out.insert("dimension".into(), json!(ring.len().min(3) - 1));
             out.insert(
                 "vertices".into(),
-                Value::Array(
-                    ring.iter()
-                        .map(|&i| json!([pts[i].x as f64, pts[i].y as f64]))
-                        .collect(),
-                ),
+                Value::Array(ring.iter().map(|&i| json!([pts[i].x, pts[i].y])).collect()),
             );
             out.insert("algorithm".into(), json!(alg.name()));
         }

@@ -6,9 +6,7 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
-use minkowski::hull::{quickhull3d, Algorithm2d};
-use minkowski::math::Vector2;
-use minkowski::{Real, Vector};
+use minkowski::hull::{quickhull3d_f64, Algorithm2d};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -70,10 +68,6 @@ fn point_sets(dim: usize) -> Vec<Vec<Vec<f64>>> {
     sets
 }
 
-fn d3(v: Vector) -> [f64; 3] {
-    [v.x as f64, v.y as f64, v.z as f64]
-}
-
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
@@ -90,8 +84,8 @@ fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     ]
 }
 
-fn f(v: &Value) -> Real {
-    v.as_f64().unwrap() as Real
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
 }
 
 #[test]
@@ -114,32 +108,38 @@ fn three_d_answers_equal_the_library_and_faces_support_the_points() {
     let mut dims = [0; 4];
     for (i, (set, ans)) in sets.iter().zip(&answers).enumerate() {
         assert_eq!(ans["id"], json!(i));
-        let pts: Vec<Vector> = set
+        // The tool hulls the f64 numbers as given, in both builds.
+        let pts: Vec<glam::DVec3> = set
             .iter()
-            .map(|p| Vector::new(p[0] as Real, p[1] as Real, p[2] as Real))
+            .map(|p| glam::DVec3::new(p[0], p[1], p[2]))
             .collect();
-        let lib = quickhull3d(&pts).unwrap();
+        let lib = quickhull3d_f64(&pts).unwrap();
         let dim = ans["dimension"].as_u64().unwrap() as usize;
         dims[dim] += 1;
         assert_eq!(dim, lib.dimension() as usize);
-        let verts: Vec<Vector> = ans["vertices"]
+        let verts: Vec<[f64; 3]> = ans["vertices"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| Vector::new(f(&v[0]), f(&v[1]), f(&v[2])))
+            .map(|v| [f(&v[0]), f(&v[1]), f(&v[2])])
             .collect();
-        assert_eq!(verts, lib.vertices());
+        let want: Vec<[f64; 3]> = lib
+            .source_indices()
+            .iter()
+            .map(|&i| pts[i].to_array())
+            .collect();
+        assert_eq!(verts, want, "vertices are the input numbers as given");
         let faces: Vec<Vec<u32>> = serde_json::from_value(ans["faces"].clone()).unwrap();
         assert_eq!(faces, lib.faces().map(|f| f.to_vec()).collect::<Vec<_>>());
         // Independent check in f64: every input point is on the inner side of every face
         // (polyhedra), up to rounding of this check itself.
         if dim == 3 {
             for face in &faces {
-                let [a, b, c] = [0, 1, 2].map(|k| d3(verts[face[k] as usize]));
+                let [a, b, c] = [0, 1, 2].map(|k| verts[face[k] as usize]);
                 let n = cross(sub(b, a), sub(c, a));
                 for p in &pts {
                     assert!(
-                        dot(n, sub(d3(*p), a)) <= 1e-9 * dot(n, n).sqrt(),
+                        dot(n, sub(p.to_array(), a)) <= 1e-9 * dot(n, n).sqrt(),
                         "set {i}: point outside"
                     );
                 }
@@ -161,15 +161,12 @@ fn two_d_answers_equal_the_library_for_every_algorithm() {
         let (code, answers) = run(&["hull", "--2d", "--algorithm", alg.name()], &input);
         assert_eq!(code, 0);
         for (set, ans) in sets.iter().zip(&answers) {
-            let pts: Vec<Vector2> = set
-                .iter()
-                .map(|p| Vector2::new(p[0] as Real, p[1] as Real))
-                .collect();
+            let pts: Vec<glam::DVec2> = set.iter().map(|p| glam::DVec2::new(p[0], p[1])).collect();
             let want: Vec<Value> = alg
-                .run(&pts)
+                .run_f64(&pts)
                 .unwrap()
                 .iter()
-                .map(|&i| json!([pts[i].x as f64, pts[i].y as f64]))
+                .map(|&i| json!([pts[i].x, pts[i].y]))
                 .collect();
             assert_eq!(
                 ans["vertices"],

@@ -143,7 +143,20 @@ fn all_algorithms_agree_with_monotone_chain_on_ten_thousand_sets() {
         let reference = hull::monotone_chain(&points).unwrap();
         sizes[reference.len().min(3) - 1] += 1;
         let want = coords(&points, &reference);
+        let as_f64: Vec<glam::DVec2> = points
+            .iter()
+            .map(|p| glam::DVec2::new(p.x as f64, p.y as f64))
+            .collect();
         for alg in Algorithm2d::ALL {
+            // The f64 entry point answers the same on the same numbers (every fourth set).
+            if case % 4 == 0 {
+                assert_eq!(
+                    coords(&points, &alg.run_f64(&as_f64).unwrap()),
+                    want,
+                    "case {case}: {} (f64 entry)",
+                    alg.name()
+                );
+            }
             let got = alg.run(&points).unwrap();
             assert_eq!(
                 coords(&points, &got),

@@ -449,3 +449,31 @@ fn hostile_sets_validate() {
         Dimension::Segment
     );
 }
+
+#[test]
+fn f64_entry_point_is_exact_for_f64_input() {
+    use glam::DVec3;
+    use minkowski::hull::quickhull3d_f64;
+    // A unit square with one corner lifted by 1e-12: a (very flat) tetrahedron-like solid
+    // in f64, which rounding to f32 would flatten into a polygon.
+    let p = [
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(1.0, 1.0, 1e-12),
+        DVec3::new(0.5, 0.5, 0.0),
+    ];
+    let h = quickhull3d_f64(&p).unwrap();
+    assert_eq!(h.dimension(), Dimension::Polyhedron);
+    assert_eq!(h.vertices().len(), 4);
+    assert_eq!(h.source_indices(), &[0, 1, 2, 3]);
+    // Out of range and non-finite input are errors.
+    assert!(matches!(
+        quickhull3d_f64(&[DVec3::splat(1e61)]),
+        Err(HullError::OutOfRange { .. })
+    ));
+    assert_eq!(
+        quickhull3d_f64(&[DVec3::new(f64::NAN, 0.0, 0.0)]),
+        Err(HullError::NonFinitePoint { index: 0 })
+    );
+}

@@ -30,7 +30,11 @@ use crate::math::Vector2;
 ///
 /// Same answer, convention and errors as [`super::monotone_chain`].
 pub fn chan(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    chan_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn chan_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let n = p.len();
     let first = (0..n)
         .min_by(|&a, &b| lex_cmp(p[a], p[b]))

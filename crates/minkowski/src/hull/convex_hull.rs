@@ -513,7 +513,7 @@ pub(crate) fn adjacency_from_faces(
 /// Assembles a hull from input indices and faces (in those indices' positions).
 pub(crate) fn assemble(
     dimension: Dimension,
-    input: &[Point],
+    point_of: &dyn Fn(usize) -> Point,
     source: Vec<usize>,
     faces: Vec<Vec<u32>>,
     normal: Vector,
@@ -533,7 +533,7 @@ pub(crate) fn assemble(
     }
     ConvexHull {
         dimension,
-        vertices: source.iter().map(|&s| input[s]).collect(),
+        vertices: source.iter().map(|&s| point_of(s)).collect(),
         source,
         face_start,
         face_vertices,

@@ -24,7 +24,11 @@ use crate::math::Vector2;
 ///
 /// Same answer, convention and errors as [`super::monotone_chain`].
 pub fn divide_conquer(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    divide_conquer_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn divide_conquer_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let sorted = sorted_unique(&p);
     let (lower, upper) = chains(&p, &sorted);
     Ok(join_chains(&p, &lower, &upper))

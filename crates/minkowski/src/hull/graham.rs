@@ -40,7 +40,11 @@ pub(crate) fn farther_on_ray(o: DVec2, a: DVec2, b: DVec2) -> Ordering {
 ///
 /// Same answer, convention and errors as [`super::monotone_chain`].
 pub fn graham(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    graham_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn graham_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let origin = (0..p.len())
         .min_by(|&a, &b| bottom_cmp(p[a], p[b]))
         .expect("prepare2 refuses empty input");

@@ -7,6 +7,8 @@
 //! hull vertices: fast when the hull is small, quadratic when every point is extreme.
 //! The walk is bounded by `n + 1` steps whatever the input.
 
+use glam::DVec2;
+
 use super::graham::farther_on_ray;
 use super::predicates::{bottom_cmp, orient2, prepare2};
 use super::{Hull2d, HullError};
@@ -16,7 +18,11 @@ use crate::math::Vector2;
 ///
 /// Same answer, convention and errors as [`super::monotone_chain`].
 pub fn jarvis(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    jarvis_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn jarvis_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let start = (0..p.len())
         .min_by(|&a, &b| bottom_cmp(p[a], p[b]))
         .expect("prepare2 refuses empty input");

@@ -25,7 +25,11 @@ use crate::math::Vector2;
 ///
 /// Same answer, convention and errors as [`super::monotone_chain`].
 pub fn melkman(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    melkman_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn melkman_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let order = sorted_unique(&p);
     Ok(melkman_indices(&p, &order))
 }

@@ -35,7 +35,8 @@ pub use graham::graham;
 pub use jarvis::jarvis;
 pub use melkman::{melkman, melkman_polyline};
 pub use monotone::monotone_chain;
-pub use quickhull3d::quickhull3d;
+pub use predicates::MAX_MAGNITUDE_F64;
+pub use quickhull3d::{quickhull3d, quickhull3d_f64};
 
 use glam::DVec2;
 
@@ -142,6 +143,24 @@ impl Algorithm2d {
     /// The algorithm with protocol name `name`, if any.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Runs the algorithm on `f64` points whatever the build's precision (the
+    /// predicates are exact in `f64` either way, so no rounding to `f32` happens).
+    /// Coordinates may be up to [`MAX_MAGNITUDE_F64`] in magnitude.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run).
+    pub fn run_f64(self, points: &[DVec2]) -> Result<Hull2d, HullError> {
+        let p = predicates::prepare2_f64(points)?;
+        match self {
+            Algorithm2d::Graham => graham::graham_prepared(p),
+            Algorithm2d::Jarvis => jarvis::jarvis_prepared(p),
+            Algorithm2d::Chan => chan::chan_prepared(p),
+            Algorithm2d::Melkman => melkman::melkman_prepared(p),
+            Algorithm2d::DivideConquer => divide_conquer::divide_conquer_prepared(p),
+            Algorithm2d::MonotoneChain => monotone::monotone_chain_prepared(p),
+        }
     }
 
     /// Runs the algorithm on `points`.

@@ -7,6 +7,8 @@
 //! sort, O(n) after. It is the simplest of the 2D algorithms and the reference the
 //! others are tested against.
 
+use glam::DVec2;
+
 use super::predicates::prepare2;
 use super::{join_chains, monotone_chains, sorted_unique, Hull2d, HullError};
 use crate::math::Vector2;
@@ -27,7 +29,11 @@ use crate::math::Vector2;
 /// assert_eq!(monotone_chain(&pts).unwrap(), vec![0, 2, 1, 4]);
 /// ```
 pub fn monotone_chain(points: &[Vector2]) -> Result<Hull2d, HullError> {
-    let p = prepare2(points)?;
+    monotone_chain_prepared(prepare2(points)?)
+}
+
+/// The algorithm on validated points rescaled to `f64`.
+pub(crate) fn monotone_chain_prepared(p: Vec<DVec2>) -> Result<Hull2d, HullError> {
     let sorted = sorted_unique(&p);
     let (lower, upper) = monotone_chains(&p, &sorted);
     Ok(join_chains(&p, &lower, &upper))

@@ -123,6 +123,60 @@ fn check(i: usize, coords: &[Real]) -> Result<(), HullError> {
     Ok(())
 }
 
+/// The largest coordinate magnitude the `f64` entry points accept (exact predicates stay
+/// free of overflow up to about 1e90; this leaves room).
+pub const MAX_MAGNITUDE_F64: f64 = 1e60;
+
+fn check_f64(i: usize, coords: &[f64]) -> Result<(), HullError> {
+    for &c in coords {
+        if !c.is_finite() {
+            return Err(HullError::NonFinitePoint { index: i });
+        }
+        if c.abs() > MAX_MAGNITUDE_F64 {
+            return Err(HullError::OutOfRange {
+                index: i,
+                value: c as Real,
+                max: MAX_MAGNITUDE_F64 as Real,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Validates `f64` 2D input and rescales it by a power of two.
+pub(crate) fn prepare2_f64(points: &[DVec2]) -> Result<Vec<DVec2>, HullError> {
+    if points.is_empty() {
+        return Err(HullError::Empty);
+    }
+    let mut max_abs: f64 = 0.0;
+    for (i, p) in points.iter().enumerate() {
+        check_f64(i, &[p.x, p.y])?;
+        max_abs = max_abs.max(p.abs().max_element());
+    }
+    let k = normalising_exponent(max_abs);
+    Ok(points
+        .iter()
+        .map(|p| DVec2::new(scale_pow2(p.x, k), scale_pow2(p.y, k)))
+        .collect())
+}
+
+/// Validates `f64` 3D input and rescales it by a power of two.
+pub(crate) fn prepare3_f64(points: &[DVec3]) -> Result<Vec<DVec3>, HullError> {
+    if points.is_empty() {
+        return Err(HullError::Empty);
+    }
+    let mut max_abs: f64 = 0.0;
+    for (i, p) in points.iter().enumerate() {
+        check_f64(i, &[p.x, p.y, p.z])?;
+        max_abs = max_abs.max(p.abs().max_element());
+    }
+    let k = normalising_exponent(max_abs);
+    Ok(points
+        .iter()
+        .map(|p| DVec3::new(scale_pow2(p.x, k), scale_pow2(p.y, k), scale_pow2(p.z, k)))
+        .collect())
+}
+
 /// Validates 2D input and returns it in `f64`, rescaled by a power of two.
 pub(crate) fn prepare2(points: &[Vector2]) -> Result<Vec<DVec2>, HullError> {
     if points.is_empty() {

@@ -35,8 +35,8 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 
-use super::convex_hull::{assemble, to_f64, ConvexHull, Dimension};
-use super::predicates::{collinear3, orient2, orient3, prepare3};
+use super::convex_hull::{assemble, ConvexHull, Dimension};
+use super::predicates::{collinear3, orient2, orient3, prepare3, prepare3_f64};
 use super::{join_chains, monotone_chains, sorted_unique, HullError};
 use crate::math::{Point, Real, Vector};
 
@@ -72,7 +72,28 @@ const SMALL_FACE: u32 = 1024;
 /// hull.validate(&pts).unwrap();
 /// ```
 pub fn quickhull3d(points: &[Point]) -> Result<ConvexHull, HullError> {
-    let p = prepare3(points)?;
+    quickhull3d_prepared(prepare3(points)?, &|i| points[i])
+}
+
+/// [`quickhull3d`] on `f64` points whatever the build's precision: the decisions are
+/// exact for the `f64` coordinates given (no rounding to `f32` first). Coordinates may be
+/// up to [`super::MAX_MAGNITUDE_F64`] in magnitude. In the `f32` build the hull's
+/// [`vertices`](ConvexHull::vertices) are the inputs rounded to `f32`; use
+/// [`source_indices`](ConvexHull::source_indices) for the exact ones.
+///
+/// # Errors
+/// As [`quickhull3d`].
+pub fn quickhull3d_f64(points: &[DVec3]) -> Result<ConvexHull, HullError> {
+    quickhull3d_prepared(prepare3_f64(points)?, &|i| {
+        let q = points[i];
+        Point::new(q.x as Real, q.y as Real, q.z as Real)
+    })
+}
+
+fn quickhull3d_prepared(
+    p: Vec<DVec3>,
+    points: &dyn Fn(usize) -> Point,
+) -> Result<ConvexHull, HullError> {
     let lex = |a: &usize, b: &usize| {
         let (u, v) = (p[*a], p[*b]);
         u.x.total_cmp(&v.x)
@@ -170,7 +191,13 @@ fn apex(p: &[DVec3], i0: usize, i1: usize, i2: usize) -> Option<usize> {
 }
 
 /// The hull of a coplanar set: its 2D hull in the plane.
-fn planar(points: &[Point], p: &[DVec3], i0: usize, i1: usize, i2: usize) -> ConvexHull {
+fn planar(
+    points: &dyn Fn(usize) -> Point,
+    p: &[DVec3],
+    i0: usize,
+    i1: usize,
+    i2: usize,
+) -> ConvexHull {
     // Project along an axis the plane is not parallel to (exact check), keeping the
     // other two axes in cyclic order so that orientation is preserved.
     let n = (p[i1] - p[i0]).cross(p[i2] - p[i0]);
@@ -188,7 +215,8 @@ fn planar(points: &[Point], p: &[DVec3], i0: usize, i1: usize, i2: usize) -> Con
     // The polygon's normal, accurately (Newell), made canonical: largest component
     // positive. The ring is counter-clockwise about +axis k0; reverse it if the canonical
     // normal points the other way.
-    let v: Vec<DVec3> = ring.iter().map(|&i| to_f64(points[i])).collect();
+    // (From the rescaled coordinates: the direction does not depend on the scale.)
+    let v: Vec<DVec3> = ring.iter().map(|&i| p[i]).collect();
     let mut newell = DVec3::ZERO;
     for i in 0..v.len() {
         newell += v[i].cross(v[(i + 1) % v.len()]);
@@ -558,7 +586,7 @@ impl<'a> Builder<'a> {
 
     /// Merges coplanar neighbours into polygons, drops non-extreme vertices and assembles
     /// the hull.
-    fn finish(self, points: &[Point]) -> Result<ConvexHull, HullError> {
+    fn finish(self, points: &dyn Fn(usize) -> Point) -> Result<ConvexHull, HullError> {
         let p = self.p;
         let alive: Vec<u32> = (0..self.faces.len() as u32)
             .filter(|&f| self.faces[f as usize].alive)
