@@ -107,113 +107,75 @@ fn normalising_exponent(max_abs: f64) -> i32 {
     -(e) + pre
 }
 
-fn check(i: usize, coords: &[Real]) -> Result<(), HullError> {
-    for &c in coords {
-        if !c.is_finite() {
-            return Err(HullError::NonFinitePoint { index: i });
-        }
-        if c.abs() > MAX_MAGNITUDE {
-            return Err(HullError::OutOfRange {
-                index: i,
-                value: c,
-                max: MAX_MAGNITUDE,
-            });
-        }
-    }
-    Ok(())
-}
-
 /// The largest coordinate magnitude the `f64` entry points accept (exact predicates stay
 /// free of overflow up to about 1e90; this leaves room).
 pub const MAX_MAGNITUDE_F64: f64 = 1e60;
 
-fn check_f64(i: usize, coords: &[f64]) -> Result<(), HullError> {
-    for &c in coords {
-        if !c.is_finite() {
-            return Err(HullError::NonFinitePoint { index: i });
-        }
-        if c.abs() > MAX_MAGNITUDE_F64 {
-            return Err(HullError::OutOfRange {
-                index: i,
-                value: c as Real,
-                max: MAX_MAGNITUDE_F64 as Real,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Validates `f64` 2D input and rescales it by a power of two.
-pub(crate) fn prepare2_f64(points: &[DVec2]) -> Result<Vec<DVec2>, HullError> {
-    if points.is_empty() {
+/// Validates points given as `f64` coordinate arrays (non-empty, finite, magnitude at most
+/// `limit`) and rescales them by one power of two so the largest magnitude is in
+/// `[1, 2)`. Every entry point below is this with its own input type and limit.
+fn prepare<const N: usize>(
+    points: impl ExactSizeIterator<Item = [f64; N]> + Clone,
+    limit: f64,
+) -> Result<Vec<[f64; N]>, HullError> {
+    if points.len() == 0 {
         return Err(HullError::Empty);
     }
     let mut max_abs: f64 = 0.0;
-    for (i, p) in points.iter().enumerate() {
-        check_f64(i, &[p.x, p.y])?;
-        max_abs = max_abs.max(p.abs().max_element());
+    for (index, p) in points.clone().enumerate() {
+        for c in p {
+            if !c.is_finite() {
+                return Err(HullError::NonFinitePoint { index });
+            }
+            if c.abs() > limit {
+                return Err(HullError::OutOfRange {
+                    index,
+                    value: c as Real,
+                    max: limit as Real,
+                });
+            }
+            max_abs = max_abs.max(c.abs());
+        }
     }
     let k = normalising_exponent(max_abs);
-    Ok(points
-        .iter()
-        .map(|p| DVec2::new(scale_pow2(p.x, k), scale_pow2(p.y, k)))
-        .collect())
+    Ok(points.map(|p| p.map(|c| scale_pow2(c, k))).collect())
 }
 
-/// Validates `f64` 3D input and rescales it by a power of two.
-pub(crate) fn prepare3_f64(points: &[DVec3]) -> Result<Vec<DVec3>, HullError> {
-    if points.is_empty() {
-        return Err(HullError::Empty);
-    }
-    let mut max_abs: f64 = 0.0;
-    for (i, p) in points.iter().enumerate() {
-        check_f64(i, &[p.x, p.y, p.z])?;
-        max_abs = max_abs.max(p.abs().max_element());
-    }
-    let k = normalising_exponent(max_abs);
-    Ok(points
-        .iter()
-        .map(|p| DVec3::new(scale_pow2(p.x, k), scale_pow2(p.y, k), scale_pow2(p.z, k)))
-        .collect())
-}
-
-/// Validates 2D input and returns it in `f64`, rescaled by a power of two.
+/// Validates 2D input (magnitudes up to [`MAX_MAGNITUDE`]) and returns it in `f64`,
+/// rescaled by a power of two.
 pub(crate) fn prepare2(points: &[Vector2]) -> Result<Vec<DVec2>, HullError> {
-    if points.is_empty() {
-        return Err(HullError::Empty);
-    }
-    let mut max_abs: f64 = 0.0;
-    for (i, p) in points.iter().enumerate() {
-        check(i, &[p.x, p.y])?;
-        max_abs = max_abs.max(p.x.abs() as f64).max(p.y.abs() as f64);
-    }
-    let k = normalising_exponent(max_abs);
-    Ok(points
-        .iter()
-        .map(|p| DVec2::new(scale_pow2(p.x as f64, k), scale_pow2(p.y as f64, k)))
+    let it = points.iter().map(|p| [p.x as f64, p.y as f64]);
+    Ok(prepare(it, MAX_MAGNITUDE as f64)?
+        .into_iter()
+        .map(DVec2::from_array)
         .collect())
 }
 
-/// Validates 3D input and returns it in `f64`, rescaled by a power of two.
+/// Validates 3D input (magnitudes up to [`MAX_MAGNITUDE`]) and returns it in `f64`,
+/// rescaled by a power of two.
 pub(crate) fn prepare3(points: &[Point]) -> Result<Vec<DVec3>, HullError> {
-    if points.is_empty() {
-        return Err(HullError::Empty);
-    }
-    let mut max_abs: f64 = 0.0;
-    for (i, p) in points.iter().enumerate() {
-        check(i, &[p.x, p.y, p.z])?;
-        max_abs = max_abs.max(p.abs().max_element() as f64);
-    }
-    let k = normalising_exponent(max_abs);
-    Ok(points
-        .iter()
-        .map(|p| {
-            DVec3::new(
-                scale_pow2(p.x as f64, k),
-                scale_pow2(p.y as f64, k),
-                scale_pow2(p.z as f64, k),
-            )
-        })
+    let it = points.iter().map(|p| [p.x as f64, p.y as f64, p.z as f64]);
+    Ok(prepare(it, MAX_MAGNITUDE as f64)?
+        .into_iter()
+        .map(DVec3::from_array)
+        .collect())
+}
+
+/// Validates `f64` 2D input (magnitudes up to [`MAX_MAGNITUDE_F64`]) and rescales it.
+pub(crate) fn prepare2_f64(points: &[DVec2]) -> Result<Vec<DVec2>, HullError> {
+    let it = points.iter().map(|p| p.to_array());
+    Ok(prepare(it, MAX_MAGNITUDE_F64)?
+        .into_iter()
+        .map(DVec2::from_array)
+        .collect())
+}
+
+/// Validates `f64` 3D input (magnitudes up to [`MAX_MAGNITUDE_F64`]) and rescales it.
+pub(crate) fn prepare3_f64(points: &[DVec3]) -> Result<Vec<DVec3>, HullError> {
+    let it = points.iter().map(|p| p.to_array());
+    Ok(prepare(it, MAX_MAGNITUDE_F64)?
+        .into_iter()
+        .map(DVec3::from_array)
         .collect())
 }
 
