@@ -33,8 +33,6 @@ pub struct Grid {
     inv_cell: Real,
     cell_size: Real,
     objects: Vec<Option<Entry>>,
-    /// Each object's box again, densely (the pair pass reads only these).
-    boxes: Vec<Aabb>,
     cells: HashMap<u64, Vec<u32>, IntBuildHasher>,
     oversize: Vec<u32>,
     len: usize,
@@ -56,7 +54,6 @@ impl Grid {
             inv_cell: 1.0 / cell_size,
             cell_size,
             objects: Vec::new(),
-            boxes: Vec::new(),
             cells: HashMap::default(),
             oversize: Vec::new(),
             len: 0,
@@ -150,9 +147,7 @@ impl BroadPhase for Grid {
         }
         if self.objects.len() <= id as usize {
             self.objects.resize(id as usize + 1, None);
-            self.boxes.resize(id as usize + 1, aabb);
         }
-        self.boxes[id as usize] = aabb;
         let e = self.entry(aabb);
         self.attach(id, &e);
         self.objects[id as usize] = Some(e);
@@ -169,7 +164,6 @@ impl BroadPhase for Grid {
             self.attach(id, &e);
         }
         self.objects[id as usize] = Some(e);
-        self.boxes[id as usize] = aabb;
         Ok(())
     }
 
@@ -184,13 +178,12 @@ impl BroadPhase for Grid {
     fn overlapping_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
         let objects = &self.objects;
-        let boxes = &self.boxes;
         let entry = |id: u32| objects[id as usize].as_ref().expect("listed objects exist");
         for (&key, list) in &self.cells {
             for (i, &a) in list.iter().enumerate() {
-                let ba = &boxes[a as usize];
+                let ba = &entry(a).aabb;
                 for &b in &list[i + 1..] {
-                    let bb = &boxes[b as usize];
+                    let bb = &entry(b).aabb;
                     if !ba.intersects(bb) {
                         continue;
                     }
