@@ -133,8 +133,6 @@ impl Default for WorldOptions {
 struct Object {
     shape: Collider,
     pose: Pose,
-    /// The shape's local box (cached: a hull's takes a pass over its vertices).
-    local: Aabb,
 }
 
 struct Slot {
@@ -228,8 +226,7 @@ impl World {
         pose: Pose,
     ) -> Result<ObjectHandle, WorldError> {
         let shape = shape.into();
-        let local = shape.local_aabb();
-        let aabb = self.world_box(&local, &pose)?;
+        let aabb = self.world_box(&shape.local_aabb(), &pose)?;
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
@@ -248,7 +245,7 @@ impl World {
             return Err(WorldError::InvalidPose);
         }
         let slot = &mut self.slots[index as usize];
-        slot.object = Some(Object { shape, pose, local });
+        slot.object = Some(Object { shape, pose });
         Ok(ObjectHandle {
             index,
             generation: slot.generation,
@@ -268,7 +265,7 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
     pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
-        let aabb = self.world_box(&self.object(h)?.local, &pose)?;
+        let aabb = self.world_box(&self.object(h)?.shape.local_aabb(), &pose)?;
         self.broad
             .update(h.index, aabb)
             .map_err(|_| WorldError::InvalidPose)?;
@@ -461,7 +458,7 @@ impl World {
         for (i, s) in self.slots.iter().enumerate() {
             if let Some(o) = &s.object {
                 let b = self
-                    .world_box(&o.local, &o.pose)
+                    .world_box(&o.shape.local_aabb(), &o.pose)
                     .map_err(|e| e.to_string())?;
                 boxes.push((i as u32, b));
             }

@@ -40,6 +40,8 @@ pub struct ConvexPolyhedron {
     // Boxed: keeps `Shape` small (the hull holds five vectors).
     hull: Box<ConvexHull>,
     center: Point,
+    /// Local box, computed once (broad phases and compound queries ask for it often).
+    aabb: Aabb,
     climb: bool,
 }
 
@@ -67,8 +69,14 @@ impl ConvexPolyhedron {
         // The mean of the vertices is inside the hull: a good GJK starting point.
         let sum = vertices.iter().fold(Vector::ZERO, |acc, p| acc + *p);
         let center = sum / vertices.len() as Real;
+        let (mut lo, mut hi) = (vertices[0], vertices[0]);
+        for p in &vertices[1..] {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
         Self {
             center,
+            aabb: Aabb::new(lo, hi),
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
             hull: Box::new(hull),
         }
@@ -128,13 +136,7 @@ impl ConvexPolyhedron {
 
     /// Bounding box in the local frame.
     pub fn local_aabb(&self) -> Aabb {
-        let v = self.points();
-        let (mut lo, mut hi) = (v[0], v[0]);
-        for p in &v[1..] {
-            lo = lo.min(*p);
-            hi = hi.max(*p);
-        }
-        Aabb::new(lo, hi)
+        self.aabb
     }
 
     /// Index of a vertex maximising `v · dir` by linear scan (the first of equals).
