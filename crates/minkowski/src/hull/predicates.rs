@@ -66,6 +66,15 @@ pub(crate) fn lex_cmp(a: DVec2, b: DVec2) -> std::cmp::Ordering {
     a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
 }
 
+/// Lexicographic order by `x`, then `y`, then `z` (the order along any line, and the
+/// order that names a segment hull's ends and a polygon hull's first vertex).
+#[inline]
+pub(crate) fn lex3_cmp(a: DVec3, b: DVec3) -> std::cmp::Ordering {
+    a.x.total_cmp(&b.x)
+        .then(a.y.total_cmp(&b.y))
+        .then(a.z.total_cmp(&b.z))
+}
+
 /// The canonical first vertex of a 2D hull: lowest `y`, then lowest `x`.
 #[inline]
 pub(crate) fn bottom_cmp(a: DVec2, b: DVec2) -> std::cmp::Ordering {

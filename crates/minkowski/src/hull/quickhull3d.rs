@@ -36,7 +36,7 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, DVec3};
 
 use super::convex_hull::{assemble, ConvexHull, Dimension};
-use super::predicates::{collinear3, orient2, orient3, prepare3, prepare3_f64};
+use super::predicates::{collinear3, lex3_cmp, orient2, orient3, prepare3, prepare3_f64};
 use super::{join_chains, monotone_chains, sorted_unique, HullError};
 use crate::math::{Point, Real, Vector};
 
@@ -94,12 +94,7 @@ fn quickhull3d_prepared(
     p: Vec<DVec3>,
     points: &dyn Fn(usize) -> Point,
 ) -> Result<ConvexHull, HullError> {
-    let lex = |a: &usize, b: &usize| {
-        let (u, v) = (p[*a], p[*b]);
-        u.x.total_cmp(&v.x)
-            .then(u.y.total_cmp(&v.y))
-            .then(u.z.total_cmp(&v.z))
-    };
+    let lex = |a: &usize, b: &usize| lex3_cmp(p[*a], p[*b]);
     let idx = 0..p.len();
     let lo = idx.clone().min_by(lex).ok_or(HullError::Empty)?;
     let hi = idx.max_by(lex).ok_or(HullError::Empty)?;
@@ -230,12 +225,7 @@ fn planar(
     }
     // Start at the lexicographically smallest vertex.
     let first = (0..ring.len())
-        .min_by(|&a, &b| {
-            let (u, w) = (p[ring[a]], p[ring[b]]);
-            u.x.total_cmp(&w.x)
-                .then(u.y.total_cmp(&w.y))
-                .then(u.z.total_cmp(&w.z))
-        })
+        .min_by(|&a, &b| lex3_cmp(p[ring[a]], p[ring[b]]))
         .unwrap_or(0);
     ring.rotate_left(first);
     let normal = newell.normalize_or_zero();
