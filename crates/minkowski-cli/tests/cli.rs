@@ -4,31 +4,10 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
-use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn run(args: &[&str], input: &[u8]) -> (i32, Vec<Value>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn minkowski");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).expect("utf-8 output");
-    let lines = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad output line {l}: {e}")))
-        .collect();
-    (
-        out.status.code().unwrap_or(-1),
-        lines,
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::run;
+use serde_json::Value;
 
 fn query(line: &str) -> Value {
     let (code, lines, _) = run(&["query"], format!("{line}\n").as_bytes());

@@ -6,32 +6,14 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+mod common;
+
 use minkowski::hull::{quickhull3d_f64, Algorithm2d};
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 fn run(args: &[&str], input: &str) -> (i32, Vec<Value>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn minkowski");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let lines = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out.status.code().unwrap_or(-1), lines)
+    let (code, lines, _) = common::run(args, input.as_bytes());
+    (code, lines)
 }
 
 /// splitmix64
