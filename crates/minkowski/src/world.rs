@@ -159,9 +159,8 @@ pub struct World {
     options: WorldOptions,
     /// Broad-phase pairs of the last update with their caches, sorted by key.
     pair_caches: Vec<(u64, GjkCache)>,
+    /// The pairs in contact after the last update, sorted by object indices.
     contacts: Vec<WorldContact>,
-    /// Keys and handles of the pairs in contact after the last update, sorted by key.
-    in_contact: Vec<(u64, ObjectHandle, ObjectHandle)>,
     events: Vec<ContactEvent>,
     timings: UpdateTimings,
     pairs_buf: Vec<(u32, u32)>,
@@ -189,7 +188,6 @@ impl World {
             },
             pair_caches: Vec::new(),
             contacts: Vec::new(),
-            in_contact: Vec::new(),
             events: Vec::new(),
             timings: UpdateTimings::default(),
             pairs_buf: Vec::new(),
@@ -345,8 +343,7 @@ impl World {
         };
         let results: Vec<Option<Found>> = run_narrow(&mut work, opts.parallel, &narrow);
         let t2 = std::time::Instant::now();
-        self.contacts.clear();
-        let mut now: Vec<(u64, ObjectHandle, ObjectHandle)> = Vec::new();
+        let before = std::mem::take(&mut self.contacts);
         for ((k, _), r) in work.iter().zip(results) {
             if let Some((c, part_a, part_b)) = r {
                 let (a, b) = (self.handle((*k >> 32) as u32), self.handle(*k as u32));
@@ -357,37 +354,38 @@ impl World {
                     part_a,
                     part_b,
                 });
-                now.push((*k, a, b));
             }
         }
-        // Events: merge the sorted before/after lists. A pair whose object was replaced
-        // in its slot (a different generation) is a different pair.
+        // Events: merge the before/after contact lists (both sorted by object indices).
+        // A pair whose object was replaced in its slot (a different generation) is a
+        // different pair.
         self.events.clear();
-        let before = std::mem::take(&mut self.in_contact);
+        let now = &self.contacts;
+        let key = |c: &WorldContact| pair_key(c.a.index, c.b.index);
         let (mut i, mut j) = (0, 0);
         while i < before.len() || j < now.len() {
-            let take_before = j >= now.len() || (i < before.len() && before[i].0 < now[j].0);
-            let take_now = i >= before.len() || (j < now.len() && now[j].0 < before[i].0);
+            let take_before =
+                j >= now.len() || (i < before.len() && key(&before[i]) < key(&now[j]));
+            let take_now = i >= before.len() || (j < now.len() && key(&now[j]) < key(&before[i]));
             if take_before {
                 self.events
-                    .push(ContactEvent::Stopped(before[i].1, before[i].2));
+                    .push(ContactEvent::Stopped(before[i].a, before[i].b));
                 i += 1;
             } else if take_now {
-                self.events.push(ContactEvent::Started(now[j].1, now[j].2));
+                self.events.push(ContactEvent::Started(now[j].a, now[j].b));
                 j += 1;
             } else {
-                let (x, y) = (before[i], now[j]);
-                if (x.1, x.2) == (y.1, y.2) {
-                    self.events.push(ContactEvent::Ongoing(y.1, y.2));
+                let (x, y) = (&before[i], &now[j]);
+                if (x.a, x.b) == (y.a, y.b) {
+                    self.events.push(ContactEvent::Ongoing(y.a, y.b));
                 } else {
-                    self.events.push(ContactEvent::Stopped(x.1, x.2));
-                    self.events.push(ContactEvent::Started(y.1, y.2));
+                    self.events.push(ContactEvent::Stopped(x.a, x.b));
+                    self.events.push(ContactEvent::Started(y.a, y.b));
                 }
                 i += 1;
                 j += 1;
             }
         }
-        self.in_contact = now;
         self.pair_caches = work;
         self.timings = UpdateTimings {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
