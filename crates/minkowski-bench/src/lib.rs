@@ -248,3 +248,7 @@ impl Cloud2d {
             .collect()
     }
 }
+
+pub mod peers;
+pub mod reference;
+pub mod suite;
