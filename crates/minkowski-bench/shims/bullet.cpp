@@ -150,3 +150,64 @@ int FN(query)(int variant, int query, const void* a, const mk_real* pa, const vo
 }
 
 }  // extern "C"
+
+// ---- btDbvtBroadphase, for the broad-phase comparison --------------------------------
+//
+// One proxy per object id; each frame the caller sets every box, then asks for the
+// pairs. Bullet keeps persistent pairs of its fattened tree volumes and cleans stale ones
+// a few per frame, so what it reports is a superset of the exact overlaps; the caller
+// filters with the exact boxes (as a physics step does before its narrow phase).
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+struct Dbvt {
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broad;
+    std::vector<btBroadphaseProxy*> proxies;
+};
+}  // namespace
+
+extern "C" {
+
+void* mk_bullet_dbvt_new() { return new Dbvt(); }
+
+void mk_bullet_dbvt_free(void* p) {
+    auto* d = static_cast<Dbvt*>(p);
+    for (auto* proxy : d->proxies)
+        if (proxy) d->broad.destroyProxy(proxy, &d->dispatcher);
+    delete d;
+}
+
+void mk_bullet_dbvt_set(void* p, int id, const mk_real* mins, const mk_real* maxs) {
+    auto* d = static_cast<Dbvt*>(p);
+    btVector3 lo{btScalar(mins[0]), btScalar(mins[1]), btScalar(mins[2])};
+    btVector3 hi{btScalar(maxs[0]), btScalar(maxs[1]), btScalar(maxs[2])};
+    if (id >= (int)d->proxies.size()) d->proxies.resize(id + 1, nullptr);
+    if (!d->proxies[id]) {
+        d->proxies[id] = d->broad.createProxy(lo, hi, 0, reinterpret_cast<void*>(intptr_t(id)),
+                                              btBroadphaseProxy::DefaultFilter,
+                                              btBroadphaseProxy::AllFilter, &d->dispatcher);
+    } else {
+        d->broad.setAabb(d->proxies[id], lo, hi, &d->dispatcher);
+    }
+}
+
+// Runs the pair update and writes up to `cap` pairs (two ids each) into `out`; returns
+// how many pairs Bullet holds.
+long mk_bullet_dbvt_pairs(void* p, int* out, long cap) {
+    auto* d = static_cast<Dbvt*>(p);
+    d->broad.calculateOverlappingPairs(&d->dispatcher);
+    btBroadphasePairArray& pairs = d->broad.getOverlappingPairCache()->getOverlappingPairArray();
+    long n = pairs.size();
+    for (long i = 0; i < n && i < cap; ++i) {
+        out[2 * i] = int(intptr_t(pairs[i].m_pProxy0->m_clientObject));
+        out[2 * i + 1] = int(intptr_t(pairs[i].m_pProxy1->m_clientObject));
+    }
+    return n;
+}
+
+}  // extern "C"

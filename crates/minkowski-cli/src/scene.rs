@@ -5,23 +5,17 @@
 //! for K frames; every frame runs the world's broad phase and narrow phase and reports
 //! pairs, contacts and times.
 //!
-//! Sizing (printed with the results): objects are about 2 units across; the world is a
-//! cube of side `L = 2 s̄ (N / 2)^(1/3)`, where `s̄` is the mean side of the objects'
-//! boxes: for boxes of side `s̄` with uniform centres, a box meets another with
-//! probability `(2 s̄ / L)³`, so each meets about `N (2 s̄ / L)³ = 2` others. Each
-//! object moves a tenth of its size per frame in a random direction (bouncing off the
-//! walls) and turns by 0.05 rad per frame about a random axis.
-//!
-//! `--layout seed000 --array A` is the seed's forced-overlap layout instead: A copies of
-//! each of the four shapes at one spot (random orientations, offsets of a tenth of their
-//! size), so every pair overlaps, as in its Table 7.2.14.
+//! The objects, their sizing and their motion are [`minkowski::scene::Scene`]'s (printed
+//! with the results): about 2 units across, in a cube sized so that each box meets about
+//! two others, moving 0.2 units and turning 0.05 rad per frame. `--layout seed000 --array
+//! A` is the seed's forced-overlap layout (every pair overlaps), as in its Table 7.2.14.
 
 use std::io::Write;
 use std::time::Instant;
 
-use minkowski::shape::{tessellation, Capsule, ConvexPolyhedron, Shape};
-use minkowski::world::{BroadPhaseKind, ObjectHandle, World, WorldOptions};
-use minkowski::{Pose, Real, Rotation, Vector};
+use minkowski::scene::{Scene, SceneLayout, SPEED};
+use minkowski::world::{BroadPhaseKind, World, WorldOptions};
+use minkowski::Real;
 use serde_json::json;
 
 /// Parsed `minkowski scene` options.
@@ -110,43 +104,6 @@ pub fn parse(args: &[String]) -> Result<SceneArgs, String> {
     Ok(a)
 }
 
-/// splitmix64
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> Real {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) as Real
-    }
-    fn signed(&mut self) -> Real {
-        2.0 * self.unit() - 1.0
-    }
-    fn dir(&mut self) -> Vector {
-        loop {
-            let v = Vector::new(self.signed(), self.signed(), self.signed());
-            let l = v.length();
-            if l > 0.1 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-    fn rotation(&mut self) -> Rotation {
-        Rotation::from_axis_angle(self.dir(), self.unit() * std::f32::consts::TAU as Real)
-    }
-}
-
-struct Body {
-    handle: ObjectHandle,
-    pose: Pose,
-    velocity: Vector,
-    spin: Rotation,
-}
-
 fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() {
         return 0.0;
@@ -169,55 +126,15 @@ fn run_in_pool(
     out: &mut dyn Write,
 ) -> Result<bool, String> {
     let threads = pool.current_num_threads();
-    let mut rng = Rng(args.seed);
-    // The five shapes.
-    let mut shapes: Vec<(&'static str, Shape)> = tessellation::seed000_shapes()
-        .into_iter()
-        .map(|(name, pts)| {
-            (
-                name,
-                ConvexPolyhedron::new(pts)
-                    .expect("valid tessellation")
-                    .into(),
-            )
-        })
-        .collect();
-    let seed_shapes = shapes.len();
-    shapes.push((
-        "capsule",
-        Capsule::new(0.6, 0.4).expect("valid capsule").into(),
-    ));
-
-    // Who goes where.
-    let (count, kinds): (usize, Vec<usize>) = match args.seed000_array {
-        Some(a) => (4 * a, (0..4 * a).map(|i| i % seed_shapes).collect()),
-        None => (
-            args.objects,
-            (0..args.objects).map(|i| i % shapes.len()).collect(),
-        ),
+    let layout = match args.seed000_array {
+        Some(array) => SceneLayout::Seed000 { array },
+        None => SceneLayout::Random {
+            objects: args.objects,
+        },
     };
-    let rotations: Vec<Rotation> = (0..count).map(|_| rng.rotation()).collect();
-    let mean_side = if count == 0 {
-        0.0
-    } else {
-        kinds
-            .iter()
-            .zip(&rotations)
-            .map(|(&k, r)| {
-                let b = shapes[k]
-                    .1
-                    .local_aabb()
-                    .transformed(&Pose::new(*r, Vector::ZERO));
-                let e = b.maxs - b.mins;
-                ((e.x * e.y * e.z) as f64).cbrt()
-            })
-            .sum::<f64>()
-            / count as f64
-    };
-    let side = match args.seed000_array {
-        Some(_) => 0.0,
-        None => 2.0 * mean_side * (count.max(1) as f64 / 2.0).cbrt(),
-    } as Real;
+    let mut scene =
+        Scene::new(layout, args.seed).map_err(|e| format!("cannot build the scene: {e}"))?;
+    let (count, mean_side, side) = (scene.objects.len(), scene.mean_side, scene.side);
     let kind = match args.broadphase.as_str() {
         "grid" => BroadPhaseKind::Grid {
             cell_size: (2.0 * mean_side) as Real,
@@ -230,25 +147,12 @@ fn run_in_pool(
         ..Default::default()
     };
     let mut world = World::new(kind, options);
-    let mut bodies = Vec::with_capacity(count);
-    for (i, &k) in kinds.iter().enumerate() {
-        let size = 2.0 as Real;
-        let position = match args.seed000_array {
-            Some(_) => rng.dir() * (0.1 * size),
-            None => {
-                Vector::new(rng.unit(), rng.unit(), rng.unit()) * side - Vector::splat(side * 0.5)
-            }
-        };
-        let pose = Pose::new(rotations[i], position);
+    let mut handles = Vec::with_capacity(count);
+    for (i, o) in scene.objects.iter().enumerate() {
         let handle = world
-            .insert(shapes[k].1.clone(), pose)
+            .insert(scene.shape(i).clone(), o.pose)
             .map_err(|e| format!("cannot insert object {i}: {e}"))?;
-        bodies.push(Body {
-            handle,
-            pose,
-            velocity: rng.dir() * (0.1 * size),
-            spin: Rotation::from_axis_angle(rng.dir(), 0.05),
-        });
+        handles.push(handle);
     }
     let figures = json!({
         "objects": count,
@@ -260,7 +164,7 @@ fn run_in_pool(
         "array": args.seed000_array,
         "world_side": side,
         "mean_box_side": mean_side,
-        "speed_per_frame": 0.2,
+        "speed_per_frame": SPEED,
         "contacts": if args.contact_details { "full" } else { "touch" },
     });
     if !args.json {
@@ -274,27 +178,12 @@ fn run_in_pool(
     }
     let (mut frame_ms, mut broad_ms, mut narrow_ms) = (Vec::new(), Vec::new(), Vec::new());
     let mut verified = true;
-    let half = side * 0.5;
     for frame in 0..args.frames {
         let t0 = Instant::now();
         if frame > 0 {
-            for b in bodies.iter_mut() {
-                let mut p = b.pose.translation + b.velocity;
-                if args.seed000_array.is_none() {
-                    for k in 0..3 {
-                        if p[k].abs() > half {
-                            b.velocity[k] = -b.velocity[k];
-                            p[k] = p[k].clamp(-half, half);
-                        }
-                    }
-                } else {
-                    // The forced-overlap layout jitters in place.
-                    p = b.pose.translation + (b.velocity - b.pose.translation) * 0.01;
-                }
-                b.pose = Pose::new((b.spin * b.pose.rotation).normalize(), p);
-                world
-                    .set_pose(b.handle, b.pose)
-                    .map_err(|e| e.to_string())?;
+            scene.step();
+            for (o, h) in scene.objects.iter().zip(&handles) {
+                world.set_pose(*h, o.pose).map_err(|e| e.to_string())?;
             }
         }
         let t_moved = Instant::now();

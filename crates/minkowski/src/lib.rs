@@ -16,6 +16,8 @@
 //! * [`broadphase`]: uniform grid, incremental sweep and prune, dynamic AABB tree, behind
 //!   one trait.
 //! * [`world`]: objects by handle, broad phase, parallel narrow phase, contact events.
+//! * [`scene`]: seeded moving scenes (seed 000's experiment) for `minkowski scene` and
+//!   the benchmarks.
 //!
 //! Conventions: lengths are in the caller's units; shapes live in their local frame and
 //! are placed by a [`Pose`]; pair queries answer in the world frame; normals point from
@@ -45,6 +47,7 @@ pub mod hull;
 pub mod math;
 pub mod planar;
 pub mod query;
+pub mod scene;
 pub mod shape;
 pub mod support;
 pub mod world;

@@ -1,25 +1,61 @@
-//! Profiling aid: GJK distance between a cylinder and a cone, separated, in a loop.
-use minkowski::query;
-use minkowski::shape::{Cone, Cylinder, Shape};
-use minkowski_bench::{poses, Config};
+//! Profiling aid: minkowski alone on one class, placement and query of the peer suite,
+//! in a loop (for `perf record`).
+//!
+//! ```text
+//! prof-gjk [CLASS] [PLACEMENT] [QUERY] [SECONDS]
+//! ```
+//! CLASS as the report names it (`"hull 32"`, default `cylinder–cone`), PLACEMENT
+//! `separated|near-touching|shallow|deep` (default separated), QUERY
+//! `intersect|distance|penetration` (default distance).
+use minkowski_bench::peers::{self, Query};
+use minkowski_bench::suite::{self, Placement};
 use std::hint::black_box;
 
 fn main() {
-    let (a, b): (Shape, Shape) = match (Cylinder::new(0.5, 0.4), Cone::new(0.5, 0.4)) {
-        (Ok(a), Ok(b)) => (a.into(), b.into()),
-        _ => return,
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let class_name = args.first().map_or("cylinder–cone", String::as_str);
+    let placement = match args.get(1).map_or("separated", String::as_str) {
+        "near-touching" => Placement::NearTouching,
+        "shallow" => Placement::Shallow,
+        "deep" => Placement::Deep,
+        _ => Placement::Separated,
     };
-    let ps = poses(&a, &b, Config::Separated, 64, 7);
-    let (mut it, t) = (0u64, std::time::Instant::now());
-    for _ in 0..20_000 {
-        for (pa, pb) in &ps {
-            it += black_box(query::distance(&a, pa, &b, pb)).iterations as u64;
+    let q = match args.get(2).map_or("distance", String::as_str) {
+        "intersect" => Query::Intersect,
+        "penetration" => Query::Penetration,
+        _ => Query::Distance,
+    };
+    let seconds: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let Some(class) = suite::classes().into_iter().find(|c| c.name == class_name) else {
+        eprintln!("no class {class_name}");
+        std::process::exit(2);
+    };
+    let Some(runner) = peers::methods()[0].load(&class.a, &class.b) else {
+        return;
+    };
+    let cases = suite::cases(&class, placement, 64, 7);
+    let (mut n, t) = (0u64, std::time::Instant::now());
+    while t.elapsed().as_secs_f64() < seconds {
+        for c in &cases {
+            black_box(runner.run(q, &c.a, &c.b));
         }
+        n += cases.len() as u64;
     }
-    let n = 20_000.0 * 64.0;
+    // Iterations (GJK + EPA) and how the contacts were found, for the record.
+    let (sa, sb) = (class.a.shape(), class.b.shape());
+    let pose = |p: &[minkowski::Real; 7]| {
+        minkowski::Pose::new(
+            minkowski::Rotation::from_xyzw(p[3], p[4], p[5], p[6]),
+            minkowski::Vector::new(p[0], p[1], p[2]),
+        )
+    };
+    let iterations: u32 = cases
+        .iter()
+        .map(|c| minkowski::query::contact(&sa, &pose(&c.a), &sb, &pose(&c.b)).iterations)
+        .sum();
     println!(
-        "{:.0} ns/query, {:.2} iterations",
-        t.elapsed().as_nanos() as f64 / n,
-        it as f64 / n
+        "{:.0} ns/query, contact iterations {:.1}",
+        t.elapsed().as_nanos() as f64 / n as f64,
+        iterations as f64 / cases.len() as f64
     );
 }

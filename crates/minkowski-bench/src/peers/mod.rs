@@ -10,6 +10,7 @@
 //! one convention ([`Outcome`]): signed distance, unit normal from A towards B, and the
 //! points on A and B, world frame.
 
+pub mod broad;
 #[cfg(any(feature = "bullet", feature = "ccd", feature = "fcl", feature = "coal"))]
 mod ffi;
 mod ours;

@@ -172,6 +172,38 @@ pub struct EpaWorkspace {
     faces: Vec<Face>,
     horizon: Vec<(u32, u8)>,
     stack: Vec<(u32, u8)>,
+    /// Faces by selection key, nearest first; entries of removed faces and keys that
+    /// changed since are skipped when they come up (lazy deletion).
+    queue: std::collections::BinaryHeap<Ranked>,
+}
+
+/// A heap entry: a face and the key it had when queued, ordered nearest first.
+#[derive(Debug, Clone, Copy)]
+struct Ranked {
+    key: f64,
+    face: u32,
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == core::cmp::Ordering::Equal
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    /// Reversed (the std heap is a max-heap): the least key is the greatest entry; ties
+    /// go to the older face, as the linear scan this replaces did.
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        other
+            .key
+            .total_cmp(&self.key)
+            .then_with(|| other.face.cmp(&self.face))
+    }
 }
 
 impl EpaWorkspace {
@@ -236,6 +268,10 @@ impl EpaWorkspace {
             self.faces[f].key = q.length().max(face.plane);
         }
         self.faces[f].exact = true;
+        self.queue.push(Ranked {
+            key: self.faces[f].key,
+            face: f as u32,
+        });
     }
 
     fn add_face(&mut self, v: [u32; 3]) -> Option<u32> {
@@ -251,7 +287,12 @@ impl EpaWorkspace {
             alive: true,
             pass: 0,
         });
-        Some(self.faces.len() as u32 - 1)
+        let f = self.faces.len() as u32 - 1;
+        self.queue.push(Ranked {
+            key: plane,
+            face: f,
+        });
+        Some(f)
     }
 
     fn link(&mut self, f: u32, e: u8, g: u32, ge: u8) {
@@ -470,6 +511,7 @@ where
     ws.verts.clear();
     ws.wide.clear();
     ws.faces.clear();
+    ws.queue.clear();
     for p in pts {
         ws.push_vertex(p);
     }
@@ -533,11 +575,12 @@ where
         // front-runner (usually once).
         loop {
             best_face = u32::MAX;
-            let mut best_key = f64::INFINITY;
-            for (i, f) in ws.faces.iter().enumerate() {
-                if f.alive && f.key < best_key {
-                    best_key = f.key;
-                    best_face = i as u32;
+            while let Some(r) = ws.queue.pop() {
+                let f = &ws.faces[r.face as usize];
+                // Skip removed faces and entries queued before the key changed.
+                if f.alive && f.key.total_cmp(&r.key).is_eq() {
+                    best_face = r.face;
+                    break;
                 }
             }
             if best_face == u32::MAX || ws.faces[best_face as usize].exact {
@@ -644,14 +687,18 @@ where
                 ws.link(f, 1, nxt, 2);
             }
         }
-        // Topology guard: no face that is still alive may border a removed one.
+        // Topology guard: no face that is still alive may border a removed one. The walk
+        // examined every neighbour of every removed face, so the only live faces that
+        // can border one are the horizon faces and the new faces.
         if ok {
-            let broken = ws.faces.iter().any(|f| {
-                f.alive
-                    && f.adj
-                        .iter()
-                        .any(|&g| g == u32::MAX || !ws.faces[g as usize].alive)
-            });
+            let borders_removed = |f: u32| {
+                ws.faces[f as usize]
+                    .adj
+                    .iter()
+                    .any(|&g| g == u32::MAX || !ws.faces[g as usize].alive)
+            };
+            let broken = ws.horizon.iter().any(|&(g, _)| borders_removed(g))
+                || (first_new..ws.faces.len() as u32).any(borders_removed);
             if broken {
                 ok = false;
             }

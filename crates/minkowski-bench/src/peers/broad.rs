@@ -1,0 +1,198 @@
+//! Broad phases side by side: minkowski's grid, sweep and prune and dynamic tree against
+//! Bullet's `btDbvtBroadphase` and parry's `Bvh`, fed the same boxes frame by frame.
+//!
+//! Each method answers with the exact set of overlapping pairs of the frame's boxes.
+//! Bullet and parry keep fattened boxes (and Bullet stale pairs for a few frames), so
+//! their candidate pairs are filtered with the exact boxes inside their timed frame, as
+//! a physics step must before its narrow phase.
+
+use minkowski::bounding::Aabb;
+use minkowski::broadphase::{BroadPhase, DynamicTree, Grid, SweepAndPrune};
+use minkowski::Real;
+
+/// One broad phase of the comparison.
+pub trait BroadMethod {
+    /// Name in tables.
+    fn name(&self) -> &'static str;
+    /// One frame: `boxes[i]` is object `i`'s box (the same objects every frame). Replaces
+    /// `out` with the overlapping pairs `(a, b)`, `a < b`, in any order.
+    fn frame(&mut self, boxes: &[Aabb], out: &mut Vec<(u32, u32)>);
+}
+
+struct Ours<B: BroadPhase> {
+    name: &'static str,
+    bp: B,
+    started: bool,
+}
+
+impl<B: BroadPhase> BroadMethod for Ours<B> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn frame(&mut self, boxes: &[Aabb], out: &mut Vec<(u32, u32)>) {
+        for (i, b) in boxes.iter().enumerate() {
+            // The boxes come from finite poses: neither call can fail here.
+            let _ = if self.started {
+                self.bp.update(i as u32, *b)
+            } else {
+                self.bp.insert(i as u32, *b)
+            };
+        }
+        self.started = true;
+        self.bp.overlapping_pairs(out);
+    }
+}
+
+/// Every broad phase of this build; `cell` is the grid's cell size and `margin` the fat
+/// margin of the trees that take one (parry's; ours is relative, see the scene command).
+pub fn broad_methods(cell: Real, margin: Real) -> Vec<Box<dyn BroadMethod>> {
+    #[allow(unused_mut)]
+    let mut m: Vec<Box<dyn BroadMethod>> = vec![
+        Box::new(Ours {
+            name: "minkowski grid",
+            bp: Grid::new(cell),
+            started: false,
+        }),
+        Box::new(Ours {
+            name: "minkowski sap",
+            bp: SweepAndPrune::new(),
+            started: false,
+        }),
+        Box::new(Ours {
+            name: "minkowski tree",
+            bp: DynamicTree::new(0.5, 0.0),
+            started: false,
+        }),
+    ];
+    #[cfg(feature = "bullet")]
+    m.push(Box::new(bullet::Dbvt::new()));
+    #[cfg(feature = "parry")]
+    m.push(Box::new(parry::ParryBvh::new(margin)));
+    let _ = margin;
+    m
+}
+
+#[cfg(feature = "bullet")]
+mod bullet {
+    #![allow(unsafe_code)]
+    use super::{Aabb, BroadMethod};
+    use minkowski::Real;
+    use std::os::raw::{c_int, c_long, c_void};
+
+    extern "C" {
+        fn mk_bullet_dbvt_new() -> *mut c_void;
+        fn mk_bullet_dbvt_free(p: *mut c_void);
+        fn mk_bullet_dbvt_set(p: *mut c_void, id: c_int, mins: *const Real, maxs: *const Real);
+        fn mk_bullet_dbvt_pairs(p: *mut c_void, out: *mut c_int, cap: c_long) -> c_long;
+    }
+
+    /// Bullet's btDbvtBroadphase.
+    pub struct Dbvt {
+        ptr: *mut c_void,
+        buf: Vec<c_int>,
+    }
+
+    impl Dbvt {
+        pub fn new() -> Dbvt {
+            // SAFETY: no arguments; the shim returns an owned broad phase.
+            Dbvt {
+                ptr: unsafe { mk_bullet_dbvt_new() },
+                buf: Vec::new(),
+            }
+        }
+    }
+
+    impl Drop for Dbvt {
+        fn drop(&mut self) {
+            // SAFETY: `ptr` came from mk_bullet_dbvt_new and is freed once.
+            unsafe { mk_bullet_dbvt_free(self.ptr) }
+        }
+    }
+
+    impl BroadMethod for Dbvt {
+        fn name(&self) -> &'static str {
+            "bullet dbvt"
+        }
+        fn frame(&mut self, boxes: &[Aabb], out: &mut Vec<(u32, u32)>) {
+            for (i, b) in boxes.iter().enumerate() {
+                let (lo, hi) = (b.mins.to_array(), b.maxs.to_array());
+                // SAFETY: live broad phase; three numbers each.
+                unsafe { mk_bullet_dbvt_set(self.ptr, i as c_int, lo.as_ptr(), hi.as_ptr()) };
+            }
+            loop {
+                let cap = self.buf.len() / 2;
+                // SAFETY: `buf` holds 2 × cap ints; the shim writes at most that many.
+                let n =
+                    unsafe { mk_bullet_dbvt_pairs(self.ptr, self.buf.as_mut_ptr(), cap as c_long) }
+                        as usize;
+                if n <= cap {
+                    out.clear();
+                    for k in 0..n {
+                        let (a, b) = (self.buf[2 * k] as u32, self.buf[2 * k + 1] as u32);
+                        if boxes[a as usize].intersects(&boxes[b as usize]) {
+                            out.push((a.min(b), a.max(b)));
+                        }
+                    }
+                    return;
+                }
+                // Too small: grow and ask again (the second call finds no new pairs).
+                self.buf.resize(4 * n, 0);
+            }
+        }
+    }
+}
+
+#[cfg(feature = "parry")]
+mod parry {
+    use super::{Aabb, BroadMethod};
+    use p::bounding_volume::Aabb as PAabb;
+    use p::math::{Real, Vector};
+    use p::partitioning::{Bvh, BvhWorkspace};
+    #[cfg(not(feature = "f64"))]
+    use parry3d as p;
+    #[cfg(feature = "f64")]
+    use parry3d_f64 as p;
+
+    /// parry's Bvh used as rapier uses it: partial updates with a change-detection
+    /// margin, refit, self traversal, incremental optimisation.
+    pub struct ParryBvh {
+        bvh: Bvh,
+        ws: BvhWorkspace,
+        margin: Real,
+    }
+
+    impl ParryBvh {
+        pub fn new(margin: minkowski::Real) -> ParryBvh {
+            ParryBvh {
+                bvh: Bvh::new(),
+                ws: BvhWorkspace::default(),
+                margin: margin as Real,
+            }
+        }
+    }
+
+    impl BroadMethod for ParryBvh {
+        fn name(&self) -> &'static str {
+            "parry bvh"
+        }
+        fn frame(&mut self, boxes: &[Aabb], out: &mut Vec<(u32, u32)>) {
+            let v = |a: minkowski::Vector| Vector::new(a.x as Real, a.y as Real, a.z as Real);
+            for (i, b) in boxes.iter().enumerate() {
+                self.bvh.insert_or_update_partially(
+                    PAabb::new(v(b.mins), v(b.maxs)),
+                    i as u32,
+                    self.margin,
+                );
+            }
+            self.bvh.refit(&mut self.ws);
+            out.clear();
+            self.bvh
+                .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
+                    if boxes[a as usize].intersects(&boxes[b as usize]) {
+                        out.push((a.min(b), a.max(b)));
+                    }
+                });
+            self.bvh.optimize_incremental(&mut self.ws);
+        }
+    }
+}
