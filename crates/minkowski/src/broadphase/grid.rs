@@ -1,30 +1,98 @@
-//! A uniform grid (spatial hash) in 3D: seed 000's demo grid, done right.
+//! A uniform grid in 3D: seed 000's demo grid, done right.
 //!
-//! Space is cut into cubes of side `cell_size`; each object is registered in every cell
-//! its box touches, in a hash map from cell coordinates to object lists. Two objects can
-//! overlap only if they share a cell, so pairs are found cell by cell. A pair sharing
-//! several cells is reported once: only by the cell that holds the lowest corner of the
-//! two boxes' intersection (`max(mins_a, mins_b)`), which both boxes contain.
+//! Space is cut into cubes of side `cell_size`. Each object is filed once, under the
+//! cell of its box's lowest corner. An object no larger than a cell along every axis is
+//! *small*: its box spans at most two cells per axis, so two small boxes can overlap only
+//! if their corner cells are equal or neighbours (differ by at most one along each
+//! axis). The pair pass therefore tests each occupied cell's objects against each other
+//! and against those of its 13 "forward" neighbours (the half of the 26 that follows it
+//! in lexicographic order), which meets every candidate pair exactly once: no pair is
+//! reported twice and none needs deduplication.
 //!
-//! Updates are incremental: an object whose cell range did not change (the common case
-//! under coherent motion) only has its box replaced. Objects that would cover more than
-//! [`Grid::MAX_CELLS_PER_OBJECT`] cells are kept aside as *oversize* and tested against
-//! everything, so one huge object cannot flood the map. Cell size is the caller's choice:
-//! about the size of a typical object (the collision world picks twice the median box
-//! extent).
+//! The filing is rebuilt at every pair pass by a counting sort over the occupied cell
+//! range (or, when that range is much larger than the number of objects, by sorting and
+//! a hash map from cells to their objects), with each object's box copied next to its
+//! cell mates, so the tests read memory in order. Updates are O(1): an object's entry is
+//! only replaced.
+//!
+//! Objects larger than a cell along some axis are *large*: each looks up the cells its
+//! box could share with a small object (its own range widened by one cell below), or,
+//! when those are more than [`Grid::MAX_CELLS_PER_OBJECT`], is tested against every small
+//! object; large objects are tested against each other directly. Cell size is the
+//! caller's choice: about the size of a typical object (the collision world picks twice
+//! the median box extent), so that nearly every object is small.
 
 use std::collections::HashMap;
 
-use super::{check_aabb, BroadPhase, BroadPhaseError, IntBuildHasher};
+use super::{check_aabb, BroadPhase, BroadPhaseError};
 use crate::bounding::Aabb;
 use crate::math::{Real, Vector};
+use glam::Vec3A;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
+    /// Cell of the lowest corner.
     lo: [i64; 3],
+    /// Cell of the highest corner.
     hi: [i64; 3],
-    oversize: bool,
+}
+
+impl Entry {
+    fn large(&self) -> bool {
+        (0..3).any(|k| self.hi[k].saturating_sub(self.lo[k]) > 1)
+    }
+}
+
+/// A small object filed under its corner cell, for the pair pass: its box in single
+/// precision, rounded outwards (so the test never misses an overlap; in the f64 build a
+/// hit is confirmed on the exact boxes), in SIMD-friendly vectors.
+#[derive(Debug, Clone, Copy)]
+struct Filed {
+    lo: Vec3A,
+    hi: Vec3A,
+    id: u32,
+}
+
+impl Filed {
+    fn new(id: u32, b: &Aabb) -> Filed {
+        Filed {
+            lo: Vec3A::new(down(b.mins.x), down(b.mins.y), down(b.mins.z)),
+            hi: Vec3A::new(up(b.maxs.x), up(b.maxs.y), up(b.maxs.z)),
+            id,
+        }
+    }
+
+    #[inline]
+    fn overlaps(&self, other: &Filed) -> bool {
+        (self.lo.cmple(other.hi) & other.lo.cmple(self.hi)).all()
+    }
+}
+
+/// The largest f32 not above `x` (exact in the f32 build).
+fn down(x: Real) -> f32 {
+    let f = x as f32;
+    if (f as Real) <= x {
+        f
+    } else {
+        next_toward_neg_inf(f)
+    }
+}
+
+/// The smallest f32 not below `x`.
+fn up(x: Real) -> f32 {
+    -down(-x)
+}
+
+fn next_toward_neg_inf(f: f32) -> f32 {
+    if f.is_nan() || f == f32::NEG_INFINITY {
+        return f;
+    }
+    if f == 0.0 {
+        return -f32::from_bits(1);
+    }
+    let b = f.to_bits();
+    f32::from_bits(if f > 0.0 { b - 1 } else { b + 1 })
 }
 
 /// Uniform grid broad phase. See the module notes.
@@ -33,13 +101,60 @@ pub struct Grid {
     inv_cell: Real,
     cell_size: Real,
     objects: Vec<Option<Entry>>,
-    cells: HashMap<u64, Vec<u32>, IntBuildHasher>,
-    oversize: Vec<u32>,
     len: usize,
+    // Scratch for the pair pass, kept to avoid allocating every frame.
+    filed: Vec<Filed>,
+    /// The exact boxes of `filed`, same order (f64 build only; empty otherwise).
+    filed_exact: Vec<Aabb>,
+    cell_of_filed: Vec<u32>,
+    starts: Vec<u32>,
+    cursor: Vec<u32>,
+    large: Vec<u32>,
+    sparse: HashMap<[i64; 3], (u32, u32), CellHash>,
+    order: Vec<([i64; 3], u32)>,
 }
 
+type CellHash = std::hash::BuildHasherDefault<CellHasher>;
+
+/// Hashes a cell's three coordinates with the integer hasher of the module.
+#[derive(Default, Clone, Copy)]
+struct CellHasher(super::IntHasher);
+
+impl std::hash::Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes)
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.0.write_u64(x as u64)
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.0.write_u64(x as u64)
+    }
+}
+
+/// The 13 neighbour offsets that follow (0, 0, 0) in lexicographic order.
+const FORWARD: [[i64; 3]; 13] = [
+    [0, 0, 1],
+    [0, 1, -1],
+    [0, 1, 0],
+    [0, 1, 1],
+    [1, -1, -1],
+    [1, -1, 0],
+    [1, -1, 1],
+    [1, 0, -1],
+    [1, 0, 0],
+    [1, 0, 1],
+    [1, 1, -1],
+    [1, 1, 0],
+    [1, 1, 1],
+];
+
 impl Grid {
-    /// Objects covering more cells than this are tested against every object instead.
+    /// Large objects whose box could share more cells than this with small objects are
+    /// tested against every object instead of looking the cells up.
     pub const MAX_CELLS_PER_OBJECT: i64 = 512;
 
     /// An empty grid with cubic cells of side `cell_size` (length units; finite, > 0,
@@ -54,9 +169,15 @@ impl Grid {
             inv_cell: 1.0 / cell_size,
             cell_size,
             objects: Vec::new(),
-            cells: HashMap::default(),
-            oversize: Vec::new(),
             len: 0,
+            filed: Vec::new(),
+            filed_exact: Vec::new(),
+            cell_of_filed: Vec::new(),
+            starts: Vec::new(),
+            cursor: Vec::new(),
+            large: Vec::new(),
+            sparse: HashMap::default(),
+            order: Vec::new(),
         }
     }
 
@@ -65,78 +186,216 @@ impl Grid {
         self.cell_size
     }
 
-    fn cell_of(&self, p: Vector) -> [i64; 3] {
-        // Saturating float-to-int casts keep far-away boxes finite; they only make cells
-        // coarser out there, never wrong (boxes are always tested exactly).
-        [
-            (p.x * self.inv_cell).floor() as i64,
-            (p.y * self.inv_cell).floor() as i64,
-            (p.z * self.inv_cell).floor() as i64,
-        ]
-    }
-
-    fn key(c: [i64; 3]) -> u64 {
-        // 21 bits per axis; cells 2^21 apart share a key, which costs a box test, never a
-        // wrong answer (a pair is reported only by its owner cell, see `pairs_in`).
-        let m = (1u64 << 21) - 1;
-        ((c[0] as u64 & m) << 42) | ((c[1] as u64 & m) << 21) | (c[2] as u64 & m)
-    }
-
     fn entry(&self, aabb: Aabb) -> Entry {
-        let (lo, hi) = (self.cell_of(aabb.mins), self.cell_of(aabb.maxs));
-        let count = (0..3).fold(1i64, |acc, k| {
-            acc.saturating_mul(hi[k].saturating_sub(lo[k]).saturating_add(1))
-        });
         Entry {
             aabb,
-            lo,
-            hi,
-            oversize: count > Self::MAX_CELLS_PER_OBJECT,
+            lo: cell_of(self.inv_cell, aabb.mins),
+            hi: cell_of(self.inv_cell, aabb.maxs),
         }
     }
 
-    fn for_cells(e: &Entry, mut f: impl FnMut(u64)) {
-        for i in e.lo[0]..=e.hi[0] {
-            for j in e.lo[1]..=e.hi[1] {
-                for k in e.lo[2]..=e.hi[2] {
-                    f(Self::key([i, j, k]));
+    /// The exact test of two listed objects.
+    fn exact(&self, a: u32, b: u32) -> bool {
+        match (&self.objects[a as usize], &self.objects[b as usize]) {
+            (Some(x), Some(y)) => x.aabb.intersects(&y.aabb),
+            _ => false,
+        }
+    }
+
+    /// Pairs among the filed objects `r.0..r.1`.
+    #[inline]
+    fn within(&self, r: (usize, usize), out: &mut Vec<(u32, u32)>) {
+        for i in r.0..r.1 {
+            let a = &self.filed[i];
+            for j in i + 1..r.1 {
+                if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
+                    push_pair(out, a.id, self.filed[j].id);
                 }
             }
         }
     }
 
-    fn attach(&mut self, id: u32, e: &Entry) {
-        if e.oversize {
-            self.oversize.push(id);
-            return;
+    /// Pairs between the filed objects of `r` and those of `t`.
+    #[inline]
+    fn between(&self, r: (usize, usize), t: (usize, usize), out: &mut Vec<(u32, u32)>) {
+        for i in r.0..r.1 {
+            let a = &self.filed[i];
+            for j in t.0..t.1 {
+                if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
+                    push_pair(out, a.id, self.filed[j].id);
+                }
+            }
         }
-        let cells = &mut self.cells;
-        Self::for_cells(e, |key| cells.entry(key).or_default().push(id));
     }
 
-    fn detach(&mut self, id: u32, e: &Entry) {
-        if e.oversize {
-            if let Some(i) = self.oversize.iter().position(|&x| x == id) {
-                self.oversize.swap_remove(i);
-            }
-            return;
+    /// The exact test of filed objects `i` and `j` after the single-precision one passed:
+    /// nothing more in the f32 build, where that one is exact.
+    #[inline]
+    fn exact_filed(&self, i: usize, j: usize) -> bool {
+        if cfg!(feature = "f64") {
+            self.filed_exact[i].intersects(&self.filed_exact[j])
+        } else {
+            let _ = (i, j);
+            true
         }
-        let cells = &mut self.cells;
-        Self::for_cells(e, |key| {
-            if let Some(list) = cells.get_mut(&key) {
-                if let Some(i) = list.iter().position(|&x| x == id) {
-                    list.swap_remove(i);
-                }
-                if list.is_empty() {
-                    cells.remove(&key);
-                }
-            }
-        });
     }
 
     fn get(&self, id: u32) -> Option<&Entry> {
         self.objects.get(id as usize).and_then(|e| e.as_ref())
     }
+}
+
+/// The cell holding `p`. Saturating float-to-int casts keep far-away boxes finite; they
+/// only make cells coarser out there, never wrong (boxes are always tested exactly, and
+/// an object whose cells saturate counts as large).
+fn cell_of(inv_cell: Real, p: Vector) -> [i64; 3] {
+    [
+        (p.x * inv_cell).floor() as i64,
+        (p.y * inv_cell).floor() as i64,
+        (p.z * inv_cell).floor() as i64,
+    ]
+}
+
+/// Where the filed objects of each cell are: a dense table of run starts over the
+/// occupied range, or the sparse map.
+enum Index {
+    Dense { origin: [i64; 3], dims: [i64; 3] },
+    Sparse,
+}
+
+impl Grid {
+    /// Files the small objects by corner cell (contiguous per cell) and lists the large
+    /// ones; returns how to find a cell's run.
+    fn file(&mut self) -> Index {
+        self.filed.clear();
+        self.filed_exact.clear();
+        self.large.clear();
+        // One pass over the entries: the small ones' corner cells, in id order, and the
+        // occupied range.
+        self.order.clear();
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for (id, e) in self.objects.iter().enumerate() {
+            let Some(e) = e else { continue };
+            if e.large() {
+                self.large.push(id as u32);
+                continue;
+            }
+            self.order.push((e.lo, id as u32));
+            for k in 0..3 {
+                lo[k] = lo[k].min(e.lo[k]);
+                hi[k] = hi[k].max(e.lo[k]);
+            }
+        }
+        let small = self.order.len();
+        if small == 0 {
+            self.starts.clear();
+            self.starts.push(0);
+            return Index::Dense {
+                origin: [0; 3],
+                dims: [0; 3],
+            };
+        }
+        let dims = [0, 1, 2].map(|k| (hi[k] as i128 - lo[k] as i128 + 1) as u128);
+        let cells = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
+        let objects = &self.objects;
+        let exact_too = cfg!(feature = "f64");
+        if cells <= (4 * small + 4096) as u128 {
+            // Counting sort over the dense range.
+            let dims = dims.map(|d| d as i64);
+            let n = cells as usize;
+            self.starts.clear();
+            self.starts.resize(n + 1, 0);
+            self.cell_of_filed.clear();
+            for &(cell, _) in &self.order {
+                let c = dense_index(cell, lo, dims);
+                self.cell_of_filed.push(c as u32);
+                self.starts[c + 1] += 1;
+            }
+            for i in 0..n {
+                self.starts[i + 1] += self.starts[i];
+            }
+            let placeholder = Filed {
+                lo: Vec3A::ZERO,
+                hi: Vec3A::ZERO,
+                id: 0,
+            };
+            self.filed.resize(small, placeholder);
+            if exact_too {
+                self.filed_exact
+                    .resize(small, Aabb::new(Vector::ZERO, Vector::ZERO));
+            }
+            // Scatter, each cell's cursor starting at its run's start.
+            self.cursor.clear();
+            self.cursor.extend_from_slice(&self.starts[..n]);
+            for (&(_, id), &c) in self.order.iter().zip(&self.cell_of_filed) {
+                let Some(e) = objects[id as usize].as_ref() else {
+                    continue;
+                };
+                let at = self.cursor[c as usize] as usize;
+                self.cursor[c as usize] += 1;
+                self.filed[at] = Filed::new(id, &e.aabb);
+                if exact_too {
+                    self.filed_exact[at] = e.aabb;
+                }
+            }
+            Index::Dense { origin: lo, dims }
+        } else {
+            // Sparse: sort by cell, map each occupied cell to its run.
+            self.order.sort_unstable();
+            self.sparse.clear();
+            let mut start = 0;
+            while start < self.order.len() {
+                let cell = self.order[start].0;
+                let mut end = start + 1;
+                while end < self.order.len() && self.order[end].0 == cell {
+                    end += 1;
+                }
+                self.sparse.insert(cell, (start as u32, end as u32));
+                start = end;
+            }
+            for &(_, id) in &self.order {
+                if let Some(e) = objects[id as usize].as_ref() {
+                    self.filed.push(Filed::new(id, &e.aabb));
+                    if exact_too {
+                        self.filed_exact.push(e.aabb);
+                    }
+                }
+            }
+            Index::Sparse
+        }
+    }
+
+    /// The filed objects of `cell` (empty if none).
+    fn run(&self, index: &Index, cell: [i64; 3]) -> &[Filed] {
+        let (s, e) = match index {
+            Index::Dense { origin, dims } => {
+                let inside = (0..3).all(|k| {
+                    cell[k]
+                        .checked_sub(origin[k])
+                        .is_some_and(|d| (0..dims[k]).contains(&d))
+                });
+                if !inside {
+                    return &[];
+                }
+                let c = dense_index(cell, *origin, *dims);
+                (self.starts[c], self.starts[c + 1])
+            }
+            Index::Sparse => match self.sparse.get(&cell) {
+                Some(&r) => r,
+                None => return &[],
+            },
+        };
+        &self.filed[s as usize..e as usize]
+    }
+}
+
+fn dense_index(cell: [i64; 3], origin: [i64; 3], dims: [i64; 3]) -> usize {
+    (((cell[0] - origin[0]) * dims[1] + (cell[1] - origin[1])) * dims[2] + (cell[2] - origin[2]))
+        as usize
+}
+
+fn push_pair(out: &mut Vec<(u32, u32)>, a: u32, b: u32) {
+    out.push((a.min(b), a.max(b)));
 }
 
 impl BroadPhase for Grid {
@@ -148,28 +407,20 @@ impl BroadPhase for Grid {
         if self.objects.len() <= id as usize {
             self.objects.resize(id as usize + 1, None);
         }
-        let e = self.entry(aabb);
-        self.attach(id, &e);
-        self.objects[id as usize] = Some(e);
+        self.objects[id as usize] = Some(self.entry(aabb));
         self.len += 1;
         Ok(())
     }
 
     fn update(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
-        let old = *self.get(id).ok_or(BroadPhaseError::Missing(id))?;
+        self.get(id).ok_or(BroadPhaseError::Missing(id))?;
         check_aabb(id, &aabb)?;
-        let e = self.entry(aabb);
-        if e.lo != old.lo || e.hi != old.hi || e.oversize != old.oversize {
-            self.detach(id, &old);
-            self.attach(id, &e);
-        }
-        self.objects[id as usize] = Some(e);
+        self.objects[id as usize] = Some(self.entry(aabb));
         Ok(())
     }
 
     fn remove(&mut self, id: u32) -> Result<(), BroadPhaseError> {
-        let old = *self.get(id).ok_or(BroadPhaseError::Missing(id))?;
-        self.detach(id, &old);
+        self.get(id).ok_or(BroadPhaseError::Missing(id))?;
         self.objects[id as usize] = None;
         self.len -= 1;
         Ok(())
@@ -177,35 +428,101 @@ impl BroadPhase for Grid {
 
     fn overlapping_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        let objects = &self.objects;
-        let entry = |id: u32| objects[id as usize].as_ref().expect("listed objects exist");
-        for (&key, list) in &self.cells {
-            for (i, &a) in list.iter().enumerate() {
-                let ba = &entry(a).aabb;
-                for &b in &list[i + 1..] {
-                    let bb = &entry(b).aabb;
-                    if !ba.intersects(bb) {
-                        continue;
+        let index = self.file();
+        // Small against small: each occupied cell with itself and its forward neighbours.
+        match &index {
+            Index::Dense { origin: _, dims } => {
+                let [dx, dy, dz] = *dims;
+                // Cells along z are adjacent in the table, so the forward neighbours are
+                // five contiguous ranges of filed objects: (x, y, z+1); (x, y+1, z-1..=z+1);
+                // and (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
+                let starts = &self.starts;
+                let column = |x: i64, y: i64, z0: i64, z1: i64| -> (usize, usize) {
+                    if x >= dx || y < 0 || y >= dy {
+                        return (0, 0);
                     }
-                    // Report from the owner cell only.
-                    let owner = self.cell_of(ba.mins.max(bb.mins));
-                    if Self::key(owner) == key {
-                        out.push((a.min(b), a.max(b)));
+                    let (z0, z1) = (z0.max(0), z1.min(dz - 1));
+                    if z0 > z1 {
+                        return (0, 0);
+                    }
+                    let base = (x * dy + y) * dz;
+                    (
+                        starts[(base + z0) as usize] as usize,
+                        starts[(base + z1 + 1) as usize] as usize,
+                    )
+                };
+                for x in 0..dx {
+                    for y in 0..dy {
+                        for z in 0..dz {
+                            let c = ((x * dy + y) * dz + z) as usize;
+                            let here = (starts[c] as usize, starts[c + 1] as usize);
+                            if here.0 == here.1 {
+                                continue;
+                            }
+                            self.within(here, out);
+                            for there in [
+                                column(x, y, z + 1, z + 1),
+                                column(x, y + 1, z - 1, z + 1),
+                                column(x + 1, y - 1, z - 1, z + 1),
+                                column(x + 1, y, z - 1, z + 1),
+                                column(x + 1, y + 1, z - 1, z + 1),
+                            ] {
+                                self.between(here, there, out);
+                            }
+                        }
                     }
                 }
             }
-        }
-        // Oversize objects against everything (each pair once).
-        for &a in &self.oversize {
-            let ea = entry(a);
-            for (b, eb) in objects.iter().enumerate() {
-                let b = b as u32;
-                let Some(eb) = eb else { continue };
-                if b == a || (eb.oversize && b < a) {
-                    continue;
+            Index::Sparse => {
+                let mut start = 0;
+                while start < self.order.len() {
+                    let cell = self.order[start].0;
+                    let here = self.sparse.get(&cell).copied().unwrap_or((0, 0));
+                    let here = (here.0 as usize, here.1 as usize);
+                    self.within(here, out);
+                    for d in FORWARD {
+                        let n = [cell[0] + d[0], cell[1] + d[1], cell[2] + d[2]];
+                        if let Some(&(s, e)) = self.sparse.get(&n) {
+                            self.between(here, (s as usize, e as usize), out);
+                        }
+                    }
+                    start = here.1.max(start + 1);
                 }
-                if ea.aabb.intersects(&eb.aabb) {
-                    out.push((a.min(b), a.max(b)));
+            }
+        }
+        // Large against small (through the cells they could share) and against large.
+        for (i, &l) in self.large.iter().enumerate() {
+            let Some(e) = self.objects[l as usize].as_ref() else {
+                continue;
+            };
+            let lo = e.lo.map(|c| c.saturating_sub(1));
+            let span = (0..3).fold(1i64, |acc, k| {
+                acc.saturating_mul(e.hi[k].saturating_sub(lo[k]).saturating_add(1))
+            });
+            if span <= Self::MAX_CELLS_PER_OBJECT {
+                for x in lo[0]..=e.hi[0] {
+                    for y in lo[1]..=e.hi[1] {
+                        for z in lo[2]..=e.hi[2] {
+                            for b in self.run(&index, [x, y, z]) {
+                                if self.exact(l, b.id) {
+                                    push_pair(out, l, b.id);
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                for b in &self.filed {
+                    if self.exact(l, b.id) {
+                        push_pair(out, l, b.id);
+                    }
+                }
+            }
+            for &m in &self.large[i + 1..] {
+                if let Some(f) = self.objects[m as usize].as_ref() {
+                    if e.aabb.intersects(&f.aabb) {
+                        push_pair(out, l, m);
+                    }
                 }
             }
         }
@@ -218,5 +535,60 @@ impl BroadPhase for Grid {
 
     fn aabb(&self, id: u32) -> Option<Aabb> {
         self.get(id).map(|e| e.aabb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broadphase::brute_force_pairs;
+
+    /// Both filings (dense table, sparse map), small and large objects, far-away
+    /// coordinates: pairs equal brute force.
+    #[test]
+    fn dense_and_sparse_filings_equal_brute_force() {
+        let mut seed = 0x1234_5678_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        // (spread of centres, largest size): dense, sparse, mixed sizes, far away.
+        for (spread, size, offset) in [
+            (20.0, 1.0, 0.0),
+            (1.0e5, 1.0, 0.0),
+            (30.0, 40.0, 0.0),
+            (50.0, 3.0, 1.0e6),
+        ] {
+            let mut grid = Grid::new(2.0);
+            let mut boxes = Vec::new();
+            for id in 0..400u32 {
+                let c = Vector::new(next() as Real, next() as Real, next() as Real)
+                    * spread as Real
+                    + Vector::splat(offset as Real);
+                let h = Vector::new(next() as Real, next() as Real, next() as Real)
+                    * (size as Real * 0.5)
+                    + Vector::splat(1e-3);
+                let b = Aabb::new(c - h, c + h);
+                grid.insert(id, b).expect("valid box");
+                boxes.push((id, b));
+            }
+            let mut out = Vec::new();
+            grid.overlapping_pairs(&mut out);
+            assert_eq!(
+                out,
+                brute_force_pairs(&boxes),
+                "spread {spread}, size {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn outward_rounding_never_shrinks() {
+        for x in [0.1, -0.1, 1.0e-30, -1.0e-30, 3.0, 1.0e20, -7.25, 0.0] {
+            let x = x as Real;
+            assert!((down(x) as Real) <= x && (up(x) as Real) >= x, "{x}");
+        }
     }
 }
