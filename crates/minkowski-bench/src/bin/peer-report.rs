@@ -714,8 +714,8 @@ fn plots(
                 .label(method.name())
                 .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
         }
-        // One legend, in the first panel's empty upper left.
-        if panel == 0 {
+        // One legend, in the empty upper left of the last panel (every method runs there).
+        if panel == 5 {
             chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperLeft)
