@@ -109,6 +109,7 @@ pub struct Grid {
     cell_of_filed: Vec<u32>,
     starts: Vec<u32>,
     cursor: Vec<u32>,
+    pair_scratch: Vec<(u32, u32)>,
     large: Vec<u32>,
     sparse: HashMap<[i64; 3], (u32, u32), CellHash>,
     order: Vec<([i64; 3], u32)>,
@@ -175,6 +176,7 @@ impl Grid {
             cell_of_filed: Vec::new(),
             starts: Vec::new(),
             cursor: Vec::new(),
+            pair_scratch: Vec::new(),
             large: Vec::new(),
             sparse: HashMap::default(),
             order: Vec::new(),
@@ -394,6 +396,42 @@ fn dense_index(cell: [i64; 3], origin: [i64; 3], dims: [i64; 3]) -> usize {
         as usize
 }
 
+/// Sorts pairs `(a, b)` lexicographically: a least-significant-digit radix sort on
+/// `(a, b)` packed into as many bits as the largest id needs (twice), for large lists;
+/// the standard sort for short ones.
+fn sort_pairs(out: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>) {
+    if out.len() < 512 {
+        out.sort_unstable();
+        return;
+    }
+    let max = out.iter().map(|p| p.0.max(p.1)).max().unwrap_or(0);
+    let id_bits = 32 - max.leading_zeros();
+    let key = |p: &(u32, u32)| ((p.0 as u64) << id_bits) | p.1 as u64;
+    const DIGIT: u32 = 12;
+    let mut shift = 0;
+    while shift < 2 * id_bits {
+        let mut count = [0usize; 1 << DIGIT];
+        for p in out.iter() {
+            count[((key(p) >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        scratch.clear();
+        scratch.resize(out.len(), (0, 0));
+        for p in out.iter() {
+            let d = ((key(p) >> shift) & ((1 << DIGIT) - 1)) as usize;
+            scratch[count[d]] = *p;
+            count[d] += 1;
+        }
+        core::mem::swap(out, scratch);
+        shift += DIGIT;
+    }
+}
+
 fn push_pair(out: &mut Vec<(u32, u32)>, a: u32, b: u32) {
     out.push((a.min(b), a.max(b)));
 }
@@ -526,7 +564,7 @@ impl BroadPhase for Grid {
                 }
             }
         }
-        out.sort_unstable();
+        sort_pairs(out, &mut self.pair_scratch);
     }
 
     fn len(&self) -> usize {
@@ -581,6 +619,27 @@ mod tests {
                 brute_force_pairs(&boxes),
                 "spread {spread}, size {size}"
             );
+        }
+    }
+
+    #[test]
+    fn radix_sorted_pairs_equal_the_standard_sort() {
+        let mut seed = 99u64;
+        for n in [0usize, 3, 511, 512, 5000] {
+            let mut v: Vec<(u32, u32)> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let a = (seed >> 33) as u32 % 70_000;
+                    let b = (seed >> 13) as u32 % 70_000;
+                    (a.min(b), a.max(b))
+                })
+                .collect();
+            let mut expected = v.clone();
+            expected.sort_unstable();
+            sort_pairs(&mut v, &mut Vec::new());
+            assert_eq!(v, expected, "{n}");
         }
     }
 
