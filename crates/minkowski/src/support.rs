@@ -45,8 +45,8 @@ pub trait SupportMap {
     /// index there for the next call. GJK keeps one hint per shape across its iterations,
     /// and [`crate::query::gjk::GjkCache`] keeps them across frames.
     ///
-    /// Any value is a valid hint (0 to start cold); the answer does not depend on it,
-    /// only the time taken. The default ignores the hint.
+    /// Any value is a valid hint (`u32::MAX` to start cold); the answer does not depend
+    /// on it, only the time taken. The default ignores the hint.
     #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         let _ = hint;

@@ -144,7 +144,7 @@ const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 /// frame. The next query rebuilds the simplex from them, so coherent motion usually
 /// converges in one or two iterations. A cache from an unrelated pair is harmless: it
 /// only changes where the iteration starts.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkCache {
     dirs: [Vector; 4],
     len: u8,
@@ -152,6 +152,18 @@ pub struct GjkCache {
     /// cached direction, and after the last support call.
     hints: [[u32; 2]; 4],
     last_hints: [u32; 2],
+}
+
+impl Default for GjkCache {
+    fn default() -> Self {
+        Self {
+            dirs: [Vector::ZERO; 4],
+            len: 0,
+            // "No hint": support searches start cold.
+            hints: [[u32::MAX; 2]; 4],
+            last_hints: [u32::MAX; 2],
+        }
+    }
 }
 
 impl GjkCache {
@@ -235,7 +247,7 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
             rot,
             rot_t: rot.transpose(),
             trans: rel.translation,
-            hints: Cell::new([0, 0]),
+            hints: Cell::new([u32::MAX, u32::MAX]),
         }
     }
 

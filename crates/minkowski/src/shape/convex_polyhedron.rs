@@ -43,6 +43,37 @@ pub struct ConvexPolyhedron {
     /// Local box, computed once (broad phases and compound queries ask for it often).
     aabb: Aabb,
     climb: bool,
+    /// For hill climbing without a hint: the support vertex of each of the 26 directions
+    /// of [`START_DIRECTIONS`], so a cold search starts near its answer (empty when
+    /// the support map scans).
+    starts: Box<[u32]>,
+}
+
+/// The 26 directions to the faces, edges and corners of a cube (unnormalised: only the
+/// best dot product with the query direction is wanted, and the three lengths differ,
+/// which biases the pick slightly towards corners; any start is correct).
+const START_DIRECTIONS: [[i8; 3]; 26] = {
+    let mut d = [[0i8; 3]; 26];
+    let mut n = 0;
+    let mut i = 0;
+    while i < 27 {
+        let v = [
+            (i / 9) as i8 - 1,
+            ((i / 3) % 3) as i8 - 1,
+            (i % 3) as i8 - 1,
+        ];
+        if v[0] != 0 || v[1] != 0 || v[2] != 0 {
+            d[n] = v;
+            n += 1;
+        }
+        i += 1;
+    }
+    d
+};
+
+fn start_direction(k: usize) -> Vector {
+    let [x, y, z] = START_DIRECTIONS[k];
+    Vector::new(x as Real, y as Real, z as Real).normalize()
 }
 
 impl ConvexPolyhedron {
@@ -74,12 +105,19 @@ impl ConvexPolyhedron {
             lo = lo.min(*p);
             hi = hi.max(*p);
         }
-        Self {
+        let mut shape = Self {
             center,
             aabb: Aabb::new(lo, hi),
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
             hull: Box::new(hull),
+            starts: Box::new([]),
+        };
+        if shape.climb {
+            shape.starts = (0..START_DIRECTIONS.len())
+                .map(|k| shape.support_index_scan(start_direction(k)) as u32)
+                .collect();
         }
+        shape
     }
 
     /// The hull of every vertex of every object in a Wavefront OBJ file (faces and
@@ -154,11 +192,16 @@ impl ConvexPolyhedron {
         best
     }
 
-    /// Index of a vertex maximising `v · dir` by hill climbing from vertex `start`
-    /// (any index; out-of-range starts at 0). Ends in at most `n` steps.
+    /// Index of a vertex maximising `v · dir` by hill climbing from vertex `start`; an
+    /// out-of-range start (such as `u32::MAX`, "no hint") starts from the precomputed
+    /// support vertex of the nearest of 26 fixed directions. Ends in at most `n` steps.
     pub fn support_index_climb(&self, dir: Vector, start: usize) -> usize {
         let (v, h) = (self.points(), &*self.hull);
-        let mut cur = if start < v.len() { start } else { 0 };
+        let mut cur = if start < v.len() {
+            start
+        } else {
+            self.cold_start(dir)
+        };
         let mut cur_dot = v[cur].dot(dir);
         for _ in 0..v.len() {
             let mut best = cur;
@@ -179,11 +222,27 @@ impl ConvexPolyhedron {
     }
 }
 
+impl ConvexPolyhedron {
+    /// The table's vertex for the fixed direction closest to `dir` (vertex 0 without a
+    /// table).
+    fn cold_start(&self, dir: Vector) -> usize {
+        let mut best = (Real::NEG_INFINITY, 0usize);
+        for (k, &i) in self.starts.iter().enumerate() {
+            let [x, y, z] = START_DIRECTIONS[k];
+            let d = dir.x * x as Real + dir.y * y as Real + dir.z * z as Real;
+            if d > best.0 {
+                best = (d, i as usize);
+            }
+        }
+        best.1
+    }
+}
+
 impl SupportMap for ConvexPolyhedron {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
         let i = if self.climb {
-            self.support_index_climb(dir, 0)
+            self.support_index_climb(dir, usize::MAX)
         } else {
             self.support_index_scan(dir)
         };

@@ -361,7 +361,7 @@ impl Shape {
 
 impl SupportMap for Shape {
     fn local_support(&self, dir: Vector) -> Point {
-        let mut hint = 0;
+        let mut hint = u32::MAX;
         self.local_support_hinted(dir, &mut hint)
     }
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
