@@ -195,22 +195,7 @@ impl World {
     }
 
     fn world_box(&self, local: &Aabb, pose: &Pose) -> Result<Aabb, WorldError> {
-        let t = pose.translation;
-        if !t.is_finite()
-            || !pose.rotation.is_finite()
-            || t.abs().max_element() > crate::shape::MAX_MAGNITUDE
-        {
-            return Err(WorldError::InvalidPose);
-        }
-        let b = local.transformed(pose);
-        let size = (b.maxs - b.mins).max_element();
-        let m = self.options.contact_margin + 1e-5 * size + Real::MIN_POSITIVE;
-        let b = b.loosened(m);
-        if b.mins.is_finite() && b.maxs.is_finite() {
-            Ok(b)
-        } else {
-            Err(WorldError::InvalidPose)
-        }
+        object_box(local, pose, self.options.contact_margin)
     }
 
     /// Adds an object — a convex [`Shape`](crate::shape::Shape) or a
@@ -585,4 +570,29 @@ where
     F: Fn(&mut (u64, GjkCache)) -> Option<Found>,
 {
     work.iter_mut().map(f).collect()
+}
+
+/// The broad-phase box the world keeps for an object with local box `local` at `pose`:
+/// the placed box grown by `margin` plus a relative 1e-5 of its size (so that touching
+/// shapes, whose boxes may round apart, still meet). Length units, world frame.
+///
+/// # Errors
+/// [`WorldError::InvalidPose`] for a non-finite pose, a translation beyond
+/// [`crate::shape::MAX_MAGNITUDE`], or a box that overflows.
+pub fn object_box(local: &Aabb, pose: &Pose, margin: Real) -> Result<Aabb, WorldError> {
+    let t = pose.translation;
+    if !t.is_finite()
+        || !pose.rotation.is_finite()
+        || t.abs().max_element() > crate::shape::MAX_MAGNITUDE
+    {
+        return Err(WorldError::InvalidPose);
+    }
+    let b = local.transformed(pose);
+    let size = (b.maxs - b.mins).max_element();
+    let b = b.loosened(margin + 1e-5 * size + Real::MIN_POSITIVE);
+    if b.mins.is_finite() && b.maxs.is_finite() {
+        Ok(b)
+    } else {
+        Err(WorldError::InvalidPose)
+    }
 }

@@ -24,6 +24,7 @@ use minkowski::broadphase::brute_force_pairs;
 use minkowski::query::gjk::GjkCache;
 use minkowski::query::{self, QueryOptions};
 use minkowski::scene::{Scene, SceneLayout, SPEED};
+use minkowski::world::object_box;
 use minkowski::{Pose, Rotation, Vector};
 use minkowski_bench::peers::broad::{broad_methods, BroadMethod};
 use minkowski_bench::peers::{self, Method, PairRunner, Query, OURS};
@@ -880,9 +881,9 @@ fn scene_boxes(scene: &Scene) -> Vec<Aabb> {
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let b = scene.shape(i).local_aabb().transformed(&o.pose);
-            let size = (b.maxs - b.mins).max_element();
-            b.loosened(1e-5 * size + minkowski::Real::MIN_POSITIVE)
+            // The scene's poses are finite and in range by construction.
+            object_box(&scene.shape(i).local_aabb(), &o.pose, 0.0)
+                .unwrap_or_else(|e| panic!("scene object {i}: {e}"))
         })
         .collect()
 }
