@@ -275,11 +275,9 @@ fn goals(
             .filter_map(|(ci, c)| {
                 let row = t.get(&(ci, p, q))?;
                 let o = *row.get(&ours)?;
-                let (m, ns) = row
-                    .iter()
-                    .filter(|(m, _)| **m != ours && only.map_or(true, |n| methods[**m].name() == n))
-                    .min_by(|a, b| a.1.total_cmp(b.1))?;
-                Some((c.name.clone(), ns / o, methods[*m].name()))
+                let (m, ns) =
+                    fastest_peer(row, ours, |m| only.map_or(true, |n| methods[m].name() == n))?;
+                Some((c.name.clone(), ns / o, methods[m].name()))
             })
             .collect()
     };
@@ -394,6 +392,19 @@ fn median(mut s: Vec<f64>) -> f64 {
     s.get(s.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
+/// The fastest method other than `ours` in a timing row (and those `keep` accepts):
+/// its index and median ns.
+fn fastest_peer(
+    row: &BTreeMap<usize, f64>,
+    ours: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Option<(usize, f64)> {
+    row.iter()
+        .filter(|(m, _)| **m != ours && keep(**m))
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(m, ns)| (*m, *ns))
+}
+
 fn fmt_ns(ns: f64) -> String {
     if ns >= 100.0 {
         format!("{ns:.0}")
@@ -431,18 +442,14 @@ fn report_timings(
             match t.get(&(ci, p, q)) {
                 Some(row) => {
                     let o = row.get(&ours).copied().unwrap_or(f64::NAN);
-                    let best = row
-                        .iter()
-                        .filter(|(m, _)| **m != ours)
-                        .min_by(|a, b| a.1.total_cmp(b.1));
-                    match best {
+                    match fastest_peer(row, ours, |_| true) {
                         Some((m, ns)) => {
                             let _ = write!(
                                 line,
                                 " {} | {} {} | **{:.2}×** |",
                                 fmt_ns(o),
-                                methods[*m].name(),
-                                fmt_ns(*ns),
+                                methods[m].name(),
+                                fmt_ns(ns),
                                 ns / o
                             );
                         }
@@ -607,6 +614,19 @@ fn warm_start(out: &mut String) {
     let _ = writeln!(out);
 }
 
+/// The axis label at `x`: the short name of the class at that integer position.
+fn class_label(classes: &[PairClass], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        classes
+            .get(i as usize)
+            .map(|c| short(&c.name))
+            .unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 /// A class name short enough for an axis label.
 fn short(name: &str) -> String {
     name.replace("capsule–capsule", "caps-caps")
@@ -679,17 +699,7 @@ fn plots(
         chart
             .configure_mesh()
             .x_labels(classes.len())
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    classes
-                        .get(i as usize)
-                        .map(|c| short(&c.name))
-                        .unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| class_label(classes, *x))
             .y_desc("ns per query")
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .disable_x_mesh()
@@ -743,11 +753,7 @@ fn plots(
                 t.get(&(ci, p, q))
                     .map(|r| {
                         let o = r.get(&ours).copied().unwrap_or(f64::NAN);
-                        r.iter()
-                            .filter(|(m, _)| **m != ours)
-                            .map(|(_, ns)| *ns)
-                            .fold(f64::INFINITY, f64::min)
-                            / o
+                        fastest_peer(r, ours, |_| true).map_or(f64::INFINITY, |(_, ns)| ns) / o
                     })
                     .unwrap_or(f64::NAN)
             })
@@ -770,17 +776,7 @@ fn plots(
         chart
             .configure_mesh()
             .x_labels(classes.len())
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 {
-                    classes
-                        .get(i as usize)
-                        .map(|c| short(&c.name))
-                        .unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| class_label(classes, *x))
             .y_desc("ratio")
             .disable_x_mesh()
             .draw()?;
@@ -873,6 +869,14 @@ fn plots(
 /// One size of the broad-phase table: objects, mean pairs per frame, and per method its
 /// name, median ms per frame and frames whose pairs differed.
 type BroadRow = (usize, f64, Vec<(&'static str, f64, usize)>);
+
+/// The least median ms among minkowski's broad phases in one size's row (those that ran).
+fn fastest_ours(row: &[(&'static str, f64, usize)]) -> f64 {
+    row.iter()
+        .filter(|(name, ms, _)| name.starts_with("minkowski") && !ms.is_nan())
+        .map(|r| r.1)
+        .fold(f64::INFINITY, f64::min)
+}
 
 /// The world boxes of the scene's objects, as the collision world makes them.
 fn scene_boxes(scene: &Scene) -> Vec<Aabb> {
@@ -993,11 +997,7 @@ fn broad_phase(out: &mut String, smoke: bool) -> usize {
     let _ = writeln!(out, "{head} frames differing |");
     let _ = writeln!(out, "|---|---|{}---|", "---|".repeat(first.len()));
     for (n, pairs, row) in &rows {
-        let best_ours = row
-            .iter()
-            .filter(|(name, ms, _)| name.starts_with("minkowski") && !ms.is_nan())
-            .map(|r| r.1)
-            .fold(f64::INFINITY, f64::min);
+        let best_ours = fastest_ours(row);
         let mut line = format!("| {n} | {pairs:.0} |");
         for (name, ms, _) in row {
             if ms.is_nan() {
@@ -1033,11 +1033,7 @@ fn broad_phase(out: &mut String, smoke: bool) -> usize {
         let ratios: Vec<f64> = rows
             .iter()
             .filter_map(|(_, _, row)| {
-                let best = row
-                    .iter()
-                    .filter(|(name, ms, _)| name.starts_with("minkowski") && !ms.is_nan())
-                    .map(|r| r.1)
-                    .fold(f64::INFINITY, f64::min);
+                let best = fastest_ours(row);
                 row.iter().find(|r| r.0 == peer).map(|r| r.1 / best)
             })
             .collect();

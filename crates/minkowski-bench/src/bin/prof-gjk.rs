@@ -7,7 +7,7 @@
 //! CLASS as the report names it (`"hull 32"`, default `cylinder–cone`), PLACEMENT
 //! `separated|near-touching|shallow|deep` (default separated), QUERY
 //! `intersect|distance|penetration` (default distance).
-use minkowski_bench::peers::{self, Query};
+use minkowski_bench::peers::{self, pose, Query};
 use minkowski_bench::suite::{self, Placement};
 use std::hint::black_box;
 
@@ -43,12 +43,6 @@ fn main() {
     }
     // Iterations (GJK + EPA) and how the contacts were found, for the record.
     let (sa, sb) = (class.a.shape(), class.b.shape());
-    let pose = |p: &[minkowski::Real; 7]| {
-        minkowski::Pose::new(
-            minkowski::Rotation::from_xyzw(p[3], p[4], p[5], p[6]),
-            minkowski::Vector::new(p[0], p[1], p[2]),
-        )
-    };
     let iterations: u32 = cases
         .iter()
         .map(|c| minkowski::query::contact(&sa, &pose(&c.a), &sb, &pose(&c.b)).iterations)

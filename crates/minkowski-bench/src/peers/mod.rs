@@ -75,6 +75,14 @@ impl Spec {
 /// A pose: translation x y z and unit quaternion x y z w (world from local).
 pub type PoseArray = [Real; 7];
 
+/// minkowski's pose for a [`PoseArray`].
+pub fn pose(p: &PoseArray) -> minkowski::Pose {
+    minkowski::Pose::new(
+        minkowski::Rotation::from_xyzw(p[3], p[4], p[5], p[6]),
+        Vector::new(p[0], p[1], p[2]),
+    )
+}
+
 /// The three timed queries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Query {

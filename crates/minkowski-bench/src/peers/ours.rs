@@ -1,10 +1,9 @@
 //! minkowski's own queries, as a [`Method`]: `intersects`, `closest_points` and `contact`
 //! from the shape dispatcher, cold (no warm-start cache), default options.
 
-use super::{to_f64, Answer, Method, Outcome, PairRunner, PoseArray, Query, Spec};
+use super::{pose, to_f64, Answer, Method, Outcome, PairRunner, PoseArray, Query, Spec};
 use minkowski::query;
 use minkowski::shape::Shape;
-use minkowski::{Pose, Rotation, Vector};
 
 /// minkowski itself.
 pub struct Minkowski;
@@ -12,13 +11,6 @@ pub struct Minkowski;
 struct Loaded {
     a: Shape,
     b: Shape,
-}
-
-fn pose(p: &PoseArray) -> Pose {
-    Pose::new(
-        Rotation::from_xyzw(p[3], p[4], p[5], p[6]),
-        Vector::new(p[0], p[1], p[2]),
-    )
 }
 
 impl Method for Minkowski {
