@@ -152,14 +152,20 @@ static void setup(ccd_t *ccd) {
     ccd->epa_tolerance = 1e-8;
 }
 
+/* Both shapes placed and libccd set up for one query. */
+static void start(placed_t *x, placed_t *y, ccd_t *ccd, const void *a, const mk_real *pa,
+                  const void *b, const mk_real *pb) {
+    place(x, (const shape_t *)a, pa);
+    place(y, (const shape_t *)b, pb);
+    setup(ccd);
+}
+
 int mk_ccd_intersect(int variant, const void *a, const mk_real *pa, const void *b,
                      const mk_real *pb, int *hit) {
     (void)variant;
     placed_t x, y;
     ccd_t ccd;
-    place(&x, (const shape_t *)a, pa);
-    place(&y, (const shape_t *)b, pb);
-    setup(&ccd);
+    start(&x, &y, &ccd, a, pa, b, pb);
     *hit = ccdGJKIntersect(&x, &y, &ccd) ? 1 : 0;
     return MK_ANSWERED;
 }
@@ -170,9 +176,7 @@ int mk_ccd_query(int variant, int query, const void *a, const mk_real *pa, const
     if (query != MK_PENETRATION) return MK_UNSUPPORTED;
     placed_t x, y;
     ccd_t ccd;
-    place(&x, (const shape_t *)a, pa);
-    place(&y, (const shape_t *)b, pb);
-    setup(&ccd);
+    start(&x, &y, &ccd, a, pa, b, pb);
     ccd_real_t depth;
     ccd_vec3_t dir, pos;
     int r = ccdGJKPenetration(&x, &y, &ccd, &depth, &dir, &pos);

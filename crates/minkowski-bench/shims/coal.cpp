@@ -4,6 +4,7 @@
 // "accelerated GJK"). Distances are coal's signed distances (EPA when overlapping).
 // coal's capsule, cylinder and cone stand along z and take full lengths; a fixed local
 // rotation puts them along y.
+#include "eigen_pose.hpp"
 #include "shim.h"
 
 #include <coal/collision.h>
@@ -24,15 +25,7 @@ struct Shape {
 };
 
 coal::Transform3s pose_of(const Shape& s, const mk_real* p) {
-    coal::Quatf q(p[6], p[3], p[4], p[5]);
-    coal::Matrix3s r = q.toRotationMatrix();
-    if (s.z_axis) {
-        // Library frame -> our frame: z -> y, y -> -z (a quarter turn about x).
-        coal::Matrix3s fix;
-        fix << 1, 0, 0, 0, 0, 1, 0, -1, 0;
-        r = r * fix;
-    }
-    return coal::Transform3s(r, coal::Vec3s(p[0], p[1], p[2]));
+    return coal::Transform3s(mk_rotation(p, s.z_axis), coal::Vec3s(p[0], p[1], p[2]));
 }
 
 }  // namespace

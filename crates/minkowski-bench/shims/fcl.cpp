@@ -4,6 +4,7 @@
 //
 // Debian's FCL keeps assert(): GST_INDEP signed distance on overlapping hulls aborts the
 // process, so only GST_LIBCCD is used.
+#include "eigen_pose.hpp"
 #include "shim.h"
 
 #include <fcl/geometry/shape/box.h>
@@ -30,13 +31,7 @@ struct Shape {
 fcl::Transform3d pose_of(const Shape& s, const mk_real* p) {
     fcl::Transform3d t = fcl::Transform3d::Identity();
     t.translation() = fcl::Vector3d(p[0], p[1], p[2]);
-    fcl::Matrix3d r = fcl::Quaterniond(p[6], p[3], p[4], p[5]).toRotationMatrix();
-    if (s.z_axis) {
-        fcl::Matrix3d fix;
-        fix << 1, 0, 0, 0, 0, 1, 0, -1, 0;  // library z -> our y
-        r = r * fix;
-    }
-    t.linear() = r;
+    t.linear() = mk_rotation(p, s.z_axis);
     return t;
 }
 
