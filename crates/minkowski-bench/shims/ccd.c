@@ -180,7 +180,7 @@ int mk_ccd_query(int variant, int query, const void *a, const mk_real *pa, const
     ccd_real_t depth;
     ccd_vec3_t dir, pos;
     int r = ccdGJKPenetration(&x, &y, &ccd, &depth, &dir, &pos);
-    if (r == -1) return MK_UNSUPPORTED; /* apart: libccd has no distance to give */
+    if (r == -1) return MK_NO_ANSWER; /* apart: libccd has no distance to give */
     if (r != 0) return MK_NO_ANSWER;
     /* dir: unit direction to move B by depth to separate (A towards B); pos: the midpoint
      * of the deepest points. */

@@ -201,7 +201,8 @@ impl PairRunner for Loaded {
             )
         };
         if r != ANSWERED {
-            debug_assert!(r != UNSUPPORTED || q != Query::Distance);
+            // `supports` keeps queries a peer lacks from being asked.
+            debug_assert!(r != UNSUPPORTED, "{q:?} asked of a peer without it");
             return Outcome::NoAnswer;
         }
         let o = out.map(|x| x as f64);
