@@ -15,8 +15,9 @@ use crate::math::Pose;
 /// which parts answered (see [`crate::query::compound`]).
 #[derive(Debug, Clone)]
 pub struct Compound {
-    parts: Vec<(Pose, Shape)>,
-    boxes: Vec<Aabb>,
+    // Shared, like the tree: clones (one per object placed in a world) share the parts.
+    parts: Arc<[(Pose, Shape)]>,
+    boxes: Arc<[Aabb]>,
     tree: Arc<DynamicTree>,
     aabb: Aabb,
 }
@@ -62,8 +63,8 @@ impl Compound {
         }
         let aabb = boxes.iter().skip(1).fold(boxes[0], |acc, b| acc.merged(b));
         Ok(Self {
-            parts,
-            boxes,
+            parts: parts.into(),
+            boxes: boxes.into(),
             tree: Arc::new(tree),
             aabb,
         })

@@ -18,9 +18,11 @@
 //! `cargo run --release -p minkowski-bench --bin support-bench`.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{check_point, ShapeError};
 use crate::bounding::Aabb;
+
 use crate::hull::{quickhull3d, ConvexHull, HullError};
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -37,8 +39,10 @@ pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 /// support map is exact on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexPolyhedron {
-    // Boxed: keeps `Shape` small (the hull holds five vectors).
-    hull: Box<ConvexHull>,
+    // Shared: keeps `Shape` small (the hull holds five vectors), and clones (one per
+    // object of a world made of a few shapes) share one copy, which keeps the support
+    // searches of 10^5 objects in cache.
+    hull: Arc<ConvexHull>,
     center: Point,
     /// Local box, computed once (broad phases and compound queries ask for it often).
     aabb: Aabb,
@@ -46,7 +50,7 @@ pub struct ConvexPolyhedron {
     /// For hill climbing without a hint: the support vertex of each of the 26 directions
     /// of [`START_DIRECTIONS`], so a cold search starts near its answer (empty when
     /// the support map scans).
-    starts: Box<[u32]>,
+    starts: Arc<[u32]>,
 }
 
 /// The 26 directions to the faces, edges and corners of a cube (unnormalised: only the
@@ -109,8 +113,8 @@ impl ConvexPolyhedron {
             center,
             aabb: Aabb::new(lo, hi),
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
-            hull: Box::new(hull),
-            starts: Box::new([]),
+            hull: Arc::new(hull),
+            starts: Arc::new([]),
         };
         if shape.climb {
             shape.starts = (0..START_DIRECTIONS.len())
