@@ -135,6 +135,22 @@ struct Object {
     pose: Pose,
 }
 
+/// An object's shape and a copy of its pose, as the narrow phase reads them.
+#[derive(Clone, Copy)]
+struct Placed<'a> {
+    shape: &'a Collider,
+    pose: Pose,
+}
+
+impl Object {
+    fn placed(&self) -> Placed<'_> {
+        Placed {
+            shape: &self.shape,
+            pose: self.pose,
+        }
+    }
+}
+
 struct Slot {
     generation: u32,
     object: Option<Object>,
@@ -163,7 +179,11 @@ pub struct World {
     contacts: Vec<WorldContact>,
     events: Vec<ContactEvent>,
     timings: UpdateTimings,
+    // Buffers kept from update to update (a fresh 10^5-pair allocation each frame costs
+    // page faults).
     pairs_buf: Vec<(u32, u32)>,
+    spare_caches: Vec<(u64, GjkCache)>,
+    results: Vec<Option<Found>>,
 }
 
 impl World {
@@ -191,6 +211,8 @@ impl World {
             events: Vec::new(),
             timings: UpdateTimings::default(),
             pairs_buf: Vec::new(),
+            spare_caches: Vec::new(),
+            results: Vec::new(),
         }
     }
 
@@ -305,7 +327,8 @@ impl World {
         let t1 = std::time::Instant::now();
         // Carry the caches of pairs that persist (both lists sorted by key).
         let old = std::mem::take(&mut self.pair_caches);
-        let mut work: Vec<(u64, GjkCache)> = Vec::with_capacity(pairs.len());
+        let mut work = std::mem::take(&mut self.spare_caches);
+        work.clear();
         let mut j = 0;
         for &(a, b) in &pairs {
             let k = pair_key(a, b);
@@ -319,18 +342,14 @@ impl World {
             };
             work.push((k, cache));
         }
-        let slots = &self.slots;
-        let opts = self.options;
-        let narrow = |(k, cache): &mut (u64, GjkCache)| -> Option<Found> {
-            let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
-            let (oa, ob) = (slots[a].object.as_ref()?, slots[b].object.as_ref()?);
-            narrow_pair(oa, ob, &opts, cache)
-        };
-        let results: Vec<Option<Found>> = run_narrow(&mut work, opts.parallel, &narrow);
+        let mut results = std::mem::take(&mut self.results);
+        results.clear();
+        results.resize(work.len(), None);
+        run_narrow(&self.slots, &self.options, &mut work, &mut results);
         let t2 = std::time::Instant::now();
         let before = std::mem::take(&mut self.contacts);
-        for ((k, _), r) in work.iter().zip(results) {
-            if let Some((c, part_a, part_b)) = r {
+        for ((k, _), r) in work.iter().zip(&results) {
+            if let Some((c, part_a, part_b)) = *r {
                 let (a, b) = (self.handle((*k >> 32) as u32), self.handle(*k as u32));
                 self.contacts.push(WorldContact {
                     a,
@@ -372,6 +391,8 @@ impl World {
             }
         }
         self.pair_caches = work;
+        self.spare_caches = old;
+        self.results = results;
         self.timings = UpdateTimings {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
             narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
@@ -418,7 +439,9 @@ impl World {
         for (i, (a, oa)) in live.iter().enumerate() {
             for (b, ob) in &live[i + 1..] {
                 let mut cache = GjkCache::new();
-                if let Some((c, _, _)) = narrow_pair(oa, ob, &self.options, &mut cache) {
+                if let Some((c, _, _)) =
+                    narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut cache)
+                {
                     out.push(((*a, *b), c));
                 }
             }
@@ -470,7 +493,7 @@ impl World {
             );
             if let (Some(oa), Some(ob)) = (oa, ob) {
                 let mut cache = GjkCache::new();
-                if narrow_pair(oa, ob, &self.options, &mut cache).is_some() {
+                if narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut cache).is_some() {
                     want.push((a, b));
                 }
             }
@@ -515,23 +538,28 @@ type Found = (Option<Contact>, Option<u32>, Option<u32>);
 /// The narrow phase of one pair: the contact when the shapes are within the contact
 /// margin. Convex pairs warm-start GJK from the pair's cache; pairs with a compound go
 /// part by part.
-fn narrow_pair(a: &Object, b: &Object, opts: &WorldOptions, cache: &mut GjkCache) -> Option<Found> {
+fn narrow_pair(
+    a: &Placed<'_>,
+    b: &Placed<'_>,
+    opts: &WorldOptions,
+    cache: &mut GjkCache,
+) -> Option<Found> {
     let margin = opts.contact_margin;
-    let (Collider::Convex(sa), Collider::Convex(sb)) = (&a.shape, &b.shape) else {
+    let (Collider::Convex(sa), Collider::Convex(sb)) = (a.shape, b.shape) else {
         if !opts.contact_details {
             let (pa, pb) = if margin > 0.0 {
-                let d = compound::distance(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query);
+                let d = compound::distance(a.shape, &a.pose, b.shape, &b.pose, &opts.query);
                 (d.answer <= margin).then_some((d.part_a, d.part_b))?
             } else {
-                let h = compound::intersects(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)?;
+                let h = compound::intersects(a.shape, &a.pose, b.shape, &b.pose, &opts.query)?;
                 (h.part_a, h.part_b)
             };
             return Some((None, pa, pb));
         }
         if margin <= 0.0 {
-            compound::intersects(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query)?;
+            compound::intersects(a.shape, &a.pose, b.shape, &b.pose, &opts.query)?;
         }
-        let c = compound::contact(&a.shape, &a.pose, &b.shape, &b.pose, &opts.query);
+        let c = compound::contact(a.shape, &a.pose, b.shape, &b.pose, &opts.query);
         return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b));
     };
     if !opts.contact_details {
@@ -551,25 +579,51 @@ fn narrow_pair(a: &Object, b: &Object, opts: &WorldOptions, cache: &mut GjkCache
     (c.distance <= margin).then_some((Some(c), None, None))
 }
 
-#[cfg(feature = "parallel")]
-fn run_narrow<F>(work: &mut [(u64, GjkCache)], parallel: bool, f: &F) -> Vec<Option<Found>>
-where
-    F: Fn(&mut (u64, GjkCache)) -> Option<Found> + Sync,
-{
-    use rayon::prelude::*;
-    if parallel {
-        work.par_iter_mut().with_min_len(64).map(f).collect()
-    } else {
-        work.iter_mut().map(f).collect()
+/// Pairs per narrow-phase batch (see [`narrow_batch`]).
+const BATCH: usize = 64;
+
+/// The narrow phase of every pair of `work` into `results` (same length), on rayon's
+/// pool when the options ask for it and the `parallel` feature is on.
+fn run_narrow(
+    slots: &[Slot],
+    opts: &WorldOptions,
+    work: &mut [(u64, GjkCache)],
+    results: &mut [Option<Found>],
+) {
+    #[cfg(feature = "parallel")]
+    if opts.parallel {
+        use rayon::prelude::*;
+        work.par_chunks_mut(BATCH)
+            .zip(results.par_chunks_mut(BATCH))
+            .for_each(|(w, r)| narrow_batch(slots, opts, w, r));
+        return;
+    }
+    for (w, r) in work.chunks_mut(BATCH).zip(results.chunks_mut(BATCH)) {
+        narrow_batch(slots, opts, w, r);
     }
 }
 
-#[cfg(not(feature = "parallel"))]
-fn run_narrow<F>(work: &mut [(u64, GjkCache)], _parallel: bool, f: &F) -> Vec<Option<Found>>
-where
-    F: Fn(&mut (u64, GjkCache)) -> Option<Found>,
-{
-    work.iter_mut().map(f).collect()
+/// The narrow phase of up to [`BATCH`] pairs. The objects of all the pairs are read
+/// first (shape reference and a copy of the pose): object indices of a pair list are
+/// scattered over memory, and loads that do not wait on each other overlap their cache
+/// misses, where reading each object inside its query would stall every time (a quarter
+/// of the narrow phase at 10^5 objects).
+fn narrow_batch(
+    slots: &[Slot],
+    opts: &WorldOptions,
+    work: &mut [(u64, GjkCache)],
+    results: &mut [Option<Found>],
+) {
+    let mut objects: [Option<(Placed<'_>, Placed<'_>)>; BATCH] = [None; BATCH];
+    for ((k, _), o) in work.iter().zip(objects.iter_mut()) {
+        let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
+        if let (Some(oa), Some(ob)) = (&slots[a].object, &slots[b].object) {
+            *o = Some((oa.placed(), ob.placed()));
+        }
+    }
+    for (((_, cache), o), r) in work.iter_mut().zip(objects).zip(results) {
+        *r = o.and_then(|(pa, pb)| narrow_pair(&pa, &pb, opts, cache));
+    }
 }
 
 /// The broad-phase box the world keeps for an object with local box `local` at `pose`:
