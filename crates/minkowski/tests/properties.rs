@@ -162,3 +162,58 @@ fn warm_start_agrees_and_saves_iterations() {
     eprintln!("GJK iterations over 4800 coherent frames: cold {cold_it}, warm {warm_it}");
     assert!(warm_it * 10 < cold_it * 8, "cold {cold_it} warm {warm_it}");
 }
+
+/// Warm intersection tests (the world's narrow phase: the cached separating axis first,
+/// then the cached simplex), sharing their cache with distance queries as the world's
+/// contact step does, on pairs that approach, pass through each other and separate.
+/// Every answer must match the cold distance wherever it is decided beyond the
+/// tolerance, and the cached axis must save iterations.
+#[test]
+fn warm_intersection_tests_agree_with_cold_distance() {
+    let mut rng = Rng::new(7);
+    let (mut cold_it, mut warm_it, mut decided) = (0u64, 0u64, 0u64);
+    for kind_pair in 0..60 {
+        let ka = ALL_KINDS[kind_pair % ALL_KINDS.len()];
+        let kb = ALL_KINDS[(kind_pair * 5 + 1) % ALL_KINDS.len()];
+        let (a, _) = random_shape(&mut rng, ka, 1.0);
+        let (b, _) = random_shape(&mut rng, kb, 1.0);
+        let pose_a = Pose::new(rng.rotation(), v3(rng.dir() * (0.5 * rng.unit())));
+        let mut pose_b = Pose::new(rng.rotation(), Vector::ZERO);
+        let spin = minkowski::Rotation::from_axis_angle(v3(rng.dir()), 0.03);
+        let path = v3(rng.dir());
+        let margin = if kind_pair % 3 == 0 { 0.1 } else { 0.0 };
+        let opts = gjk::GjkOptions::default();
+        let mut cache = gjk::GjkCache::new();
+        for frame in 0..200 {
+            let s = 4.0 - frame as Real * 0.04;
+            pose_b.translation = path * s;
+            pose_b.rotation = (spin * pose_b.rotation).normalize();
+            let cold = gjk::distance(&a, &pose_a, &b, &pose_b, &opts, None);
+            let warm = gjk::intersects(&a, &pose_a, &b, &pose_b, margin, &opts, Some(&mut cache));
+            if frame % 7 == 3 {
+                gjk::distance(&a, &pose_a, &b, &pose_b, &opts, Some(&mut cache));
+            }
+            // Signed: EPA's depth when the shapes overlap.
+            let gap = if cold.intersecting {
+                query::contact(&a, &pose_a, &b, &pose_b).distance.min(0.0)
+            } else {
+                cold.distance
+            };
+            let d = gap as f64 - margin as f64;
+            if d.abs() > tol(4.0) {
+                decided += 1;
+                assert_eq!(
+                    warm.intersecting,
+                    d < 0.0,
+                    "{ka}-{kb} frame {frame}: cold {cold:?}, warm {warm:?}"
+                );
+            }
+            let cold_test = gjk::intersects(&a, &pose_a, &b, &pose_b, margin, &opts, None);
+            cold_it += cold_test.iterations as u64;
+            warm_it += warm.iterations as u64;
+        }
+    }
+    eprintln!("intersection tests over 12000 frames ({decided} decided beyond the tolerance): cold {cold_it} iterations, warm {warm_it}");
+    assert!(decided > 10_000, "{decided}");
+    assert!(warm_it * 10 < cold_it * 6, "cold {cold_it} warm {warm_it}");
+}

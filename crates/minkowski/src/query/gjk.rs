@@ -142,12 +142,19 @@ const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 ///
 /// It stores the support directions that produced the final simplex, in A's local
 /// frame. The next query rebuilds the simplex from them, so coherent motion usually
-/// converges in one or two iterations. A cache from an unrelated pair is harmless: it
-/// only changes where the iteration starts.
+/// converges in one or two iterations. After a query that found the shapes apart it also
+/// keeps the separating direction: the next *intersection* test tries that axis first
+/// and, when it still separates (the usual case between frames), answers with one
+/// support call per shape (separating-axis caching, Rabbitz, "Fast collision detection
+/// of moving convex polyhedra", Graphics Gems IV, 1994). A cache from an unrelated pair
+/// is harmless: it only changes where the iteration starts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkCache {
     dirs: [Vector; 4],
     len: u8,
+    /// The last separating direction (A's frame, towards A from B in `A ⊖ B` terms: the
+    /// closest point of the difference), zero after an overlap.
+    axis: Vector,
     /// Support-search hints of A and B (see [`SupportMap::local_support_hinted`]) per
     /// cached direction, and after the last support call.
     hints: [[u32; 2]; 4],
@@ -159,6 +166,7 @@ impl Default for GjkCache {
         Self {
             dirs: [Vector::ZERO; 4],
             len: 0,
+            axis: Vector::ZERO,
             // "No hint": support searches start cold.
             hints: [[u32::MAX; 2]; 4],
             last_hints: [u32::MAX; 2],
@@ -180,9 +188,13 @@ impl GjkCache {
     /// Forgets the cached simplex.
     pub fn clear(&mut self) {
         self.len = 0;
+        self.axis = Vector::ZERO;
     }
 
-    fn store(&mut self, s: &Simplex, hints: [u32; 2]) {
+    /// Keeps the final simplex, the search hints after the last support call, and the
+    /// separating direction `axis` (zero when the shapes overlap).
+    fn store(&mut self, s: &Simplex, hints: [u32; 2], axis: Vector) {
+        self.axis = if axis.is_finite() { axis } else { Vector::ZERO };
         self.last_hints = hints;
         self.hints = s.hints;
         self.len = s.len as u8;
@@ -360,6 +372,26 @@ where
         scale: 0.0,
     };
 
+    // An intersection test first tries the cached separating axis: a support point
+    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin.
+    if let (Mode::Intersect { .. }, Some(c)) = (mode, cache.as_deref_mut()) {
+        let axis_len = c.axis.length();
+        if axis_len > 0.0 {
+            pair.set_hints(c.last_hints);
+            let sp = pair.support(-c.axis);
+            let lower = c.axis.dot(sp.w) / axis_len;
+            if lower > margin {
+                c.last_hints = pair.hints();
+                out.v = c.axis;
+                out.vv = axis_len * axis_len;
+                out.lower = lower;
+                out.iterations = 1;
+                out.scale = magnitude(&sp);
+                return out;
+            }
+        }
+    }
+
     // Warm start: rebuild the cached simplex with the shapes where they are now.
     if let Some(c) = cache.as_deref() {
         // Each vertex is searched from the vertex it was last found at.
@@ -386,7 +418,7 @@ where
             out.intersecting = true;
             out.vv = out.vv.min(vv);
             if let Some(c) = cache.as_deref_mut() {
-                c.store(&out.simplex, pair.hints());
+                c.store(&out.simplex, pair.hints(), Vector::ZERO);
             }
             return out;
         }
@@ -520,7 +552,12 @@ where
         out.lower = 0.0;
     }
     if let Some(c) = cache {
-        c.store(&out.simplex, pair.hints());
+        let axis = if out.intersecting {
+            Vector::ZERO
+        } else {
+            out.v
+        };
+        c.store(&out.simplex, pair.hints(), axis);
     }
     out
 }
