@@ -135,6 +135,15 @@ struct Object {
     pose: Pose,
 }
 
+/// The live object `h` names among `slots`.
+fn object_in(slots: &[Slot], h: ObjectHandle) -> Result<&Object, WorldError> {
+    slots
+        .get(h.index as usize)
+        .filter(|s| s.generation == h.generation)
+        .and_then(|s| s.object.as_ref())
+        .ok_or(WorldError::StaleHandle)
+}
+
 /// An object's shape and a copy of its pose, as the narrow phase reads them.
 #[derive(Clone, Copy)]
 struct Placed<'a> {
@@ -184,6 +193,8 @@ pub struct World {
     pairs_buf: Vec<(u32, u32)>,
     spare_caches: Vec<(u64, GjkCache)>,
     results: Vec<Option<Found>>,
+    boxes_buf: Vec<Result<Aabb, WorldError>>,
+    spare_contacts: Vec<WorldContact>,
 }
 
 impl World {
@@ -213,6 +224,8 @@ impl World {
             pairs_buf: Vec::new(),
             spare_caches: Vec::new(),
             results: Vec::new(),
+            boxes_buf: Vec::new(),
+            spare_contacts: Vec::new(),
         }
     }
 
@@ -258,11 +271,7 @@ impl World {
     }
 
     fn object(&self, h: ObjectHandle) -> Result<&Object, WorldError> {
-        self.slots
-            .get(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.object.as_ref())
-            .ok_or(WorldError::StaleHandle)
+        object_in(&self.slots, h)
     }
 
     /// Moves an object.
@@ -277,6 +286,39 @@ impl World {
         if let Some(o) = self.slots[h.index as usize].object.as_mut() {
             o.pose = pose;
         }
+        Ok(())
+    }
+
+    /// Moves many objects at once: `moves[i] = (handle, new pose)`. All or nothing: every
+    /// move is checked (and its broad-phase box computed, on rayon's pool when the world
+    /// is parallel) before any object moves; if one is rejected, no object moves. A handle
+    /// given twice ends at its last pose.
+    ///
+    /// # Errors
+    /// The index in `moves` of the first rejected move and why:
+    /// [`WorldError::StaleHandle`] or [`WorldError::InvalidPose`].
+    pub fn set_poses(&mut self, moves: &[(ObjectHandle, Pose)]) -> Result<(), (usize, WorldError)> {
+        let mut boxes = std::mem::take(&mut self.boxes_buf);
+        let (slots, margin) = (&self.slots, self.options.contact_margin);
+        let placed = |&(h, pose): &(ObjectHandle, Pose)| -> Result<Aabb, WorldError> {
+            object_box(&object_in(slots, h)?.shape.local_aabb(), &pose, margin)
+        };
+        map_maybe_parallel(moves, self.options.parallel, &placed, &mut boxes);
+        if let Some(i) = boxes.iter().position(Result::is_err) {
+            let e = boxes[i].clone().err().unwrap_or(WorldError::InvalidPose);
+            self.boxes_buf = boxes;
+            return Err((i, e));
+        }
+        for (&(h, pose), b) in moves.iter().zip(&boxes) {
+            if let Ok(b) = b {
+                // Cannot fail: the handle is live and the box finite (checked above).
+                let _ = self.broad.update(h.index, *b);
+            }
+            if let Some(o) = self.slots[h.index as usize].object.as_mut() {
+                o.pose = pose;
+            }
+        }
+        self.boxes_buf = boxes;
         Ok(())
     }
 
@@ -347,7 +389,9 @@ impl World {
         results.resize(work.len(), None);
         run_narrow(&self.slots, &self.options, &mut work, &mut results);
         let t2 = std::time::Instant::now();
-        let before = std::mem::take(&mut self.contacts);
+        let mut before =
+            std::mem::replace(&mut self.contacts, std::mem::take(&mut self.spare_contacts));
+        self.contacts.clear();
         for ((k, _), r) in work.iter().zip(&results) {
             if let Some((c, part_a, part_b)) = *r {
                 let (a, b) = (self.handle((*k >> 32) as u32), self.handle(*k as u32));
@@ -393,6 +437,8 @@ impl World {
         self.pair_caches = work;
         self.spare_caches = old;
         self.results = results;
+        before.clear();
+        self.spare_contacts = before;
         self.timings = UpdateTimings {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
             narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
@@ -579,6 +625,28 @@ fn narrow_pair(
     (c.distance <= margin).then_some((Some(c), None, None))
 }
 
+/// `out = items.map(f)`, on rayon's pool when `parallel` (and the feature) is on.
+fn map_maybe_parallel<T: Sync, U: Send>(
+    items: &[T],
+    parallel: bool,
+    f: &(impl Fn(&T) -> U + Sync),
+    out: &mut Vec<U>,
+) {
+    out.clear();
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        items
+            .par_iter()
+            .with_min_len(1024)
+            .map(f)
+            .collect_into_vec(out);
+        return;
+    }
+    let _ = parallel;
+    out.extend(items.iter().map(f));
+}
+
 /// Pairs per narrow-phase batch (see [`narrow_batch`]).
 const BATCH: usize = 64;
 
@@ -618,6 +686,8 @@ fn narrow_batch(
     for ((k, _), o) in work.iter().zip(objects.iter_mut()) {
         let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
         if let (Some(oa), Some(ob)) = (&slots[a].object, &slots[b].object) {
+            // Reading the shapes' boxes pulls their cache lines in with the poses'.
+            std::hint::black_box((oa.shape.local_aabb(), ob.shape.local_aabb()));
             *o = Some((oa.placed(), ob.placed()));
         }
     }

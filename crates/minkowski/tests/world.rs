@@ -167,7 +167,8 @@ fn run_with(kind: BroadPhaseKind, options: WorldOptions, seed: u64) -> Vec<BTree
         );
         history.push(now.clone());
         before = now;
-        // Coherent motion, an occasional jump, removals and insertions.
+        // Coherent motion, an occasional jump, removals and insertions; moved one by one
+        // on even frames, as one batch on odd ones.
         for (h, pose, vel) in handles.iter_mut() {
             let jump = rng.below(50) == 0;
             pose.translation += if jump {
@@ -177,7 +178,13 @@ fn run_with(kind: BroadPhaseKind, options: WorldOptions, seed: u64) -> Vec<BTree
             };
             pose.rotation =
                 (Rotation::from_axis_angle(Vector::Y, 0.02) * pose.rotation).normalize();
-            w.set_pose(*h, *pose).unwrap();
+            if frame % 2 == 0 {
+                w.set_pose(*h, *pose).unwrap();
+            }
+        }
+        if frame % 2 == 1 {
+            let moves: Vec<(ObjectHandle, Pose)> = handles.iter().map(|m| (m.0, m.1)).collect();
+            w.set_poses(&moves).unwrap();
         }
         if frame % 7 == 3 {
             let k = rng.below(handles.len());
@@ -268,7 +275,28 @@ fn bad_world_calls_are_typed_errors() {
         &Pose::IDENTITY,
         "a refused move leaves the object"
     );
-    assert!(w.insert(s, far).is_err());
+    assert!(w.insert(s.clone(), far).is_err());
+    // A batch with one bad move (a stale handle, or a pose beyond the limit) moves
+    // nothing and names the bad one.
+    let h2 = w.insert(s, Pose::IDENTITY).unwrap();
+    let to = Pose::from_translation(Vector::X);
+    assert_eq!(
+        w.set_poses(&[(h, to), (h2, far)]),
+        Err((1, WorldError::InvalidPose))
+    );
+    w.remove(h2).unwrap();
+    assert_eq!(
+        w.set_poses(&[(h, to), (h2, to)]),
+        Err((1, WorldError::StaleHandle))
+    );
+    assert_eq!(
+        w.get(h).unwrap().1,
+        &Pose::IDENTITY,
+        "a refused batch moves nothing"
+    );
+    w.set_poses(&[(h, far), (h, to)]).unwrap_err();
+    w.set_poses(&[(h, Pose::IDENTITY), (h, to)]).unwrap();
+    assert_eq!(w.get(h).unwrap().1, &to, "the last move of a handle wins");
     w.remove(h).unwrap();
     assert_eq!(w.set_pose(h, Pose::IDENTITY), Err(WorldError::StaleHandle));
     w.update();
