@@ -158,6 +158,10 @@ impl Grid {
     /// tested against every object instead of looking the cells up.
     pub const MAX_CELLS_PER_OBJECT: i64 = 512;
 
+    /// Below this many small objects the pair search stays on the calling thread.
+    #[cfg(feature = "parallel")]
+    const PARALLEL_MIN_OBJECTS: usize = 4096;
+
     /// An empty grid with cubic cells of side `cell_size` (length units; finite, > 0,
     /// else 1 is used).
     pub fn new(cell_size: Real) -> Self {
@@ -201,6 +205,73 @@ impl Grid {
         match (&self.objects[a as usize], &self.objects[b as usize]) {
             (Some(x), Some(y)) => x.aabb.intersects(&y.aabb),
             _ => false,
+        }
+    }
+
+    /// Pairs among the small objects of a dense filing with `dims` cells: on rayon's pool,
+    /// slab by slab of cells along x, when the `parallel` feature is on, the pool has
+    /// more than one thread and there are enough objects to share.
+    fn dense_pairs(&self, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
+        #[cfg(feature = "parallel")]
+        if self.filed.len() >= Self::PARALLEL_MIN_OBJECTS && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            let parts: Vec<Vec<(u32, u32)>> = (0..dims[0])
+                .into_par_iter()
+                .fold(Vec::new, |mut part, x| {
+                    self.dense_slabs(x..x + 1, dims, &mut part);
+                    part
+                })
+                .collect();
+            for part in parts {
+                out.extend_from_slice(&part);
+            }
+            return;
+        }
+        self.dense_slabs(0..dims[0], dims, out);
+    }
+
+    /// Pairs of the small objects whose corner cells have x in `xs`, with each other and
+    /// with the forward neighbours of their cells.
+    fn dense_slabs(&self, xs: std::ops::Range<i64>, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
+        let [dx, dy, dz] = dims;
+        // Cells along z are adjacent in the table, so the forward neighbours are five
+        // contiguous ranges of filed objects: (x, y, z+1); (x, y+1, z-1..=z+1); and
+        // (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
+        let starts = &self.starts;
+        let column = |x: i64, y: i64, z0: i64, z1: i64| -> (usize, usize) {
+            if x >= dx || y < 0 || y >= dy {
+                return (0, 0);
+            }
+            let (z0, z1) = (z0.max(0), z1.min(dz - 1));
+            if z0 > z1 {
+                return (0, 0);
+            }
+            let base = (x * dy + y) * dz;
+            (
+                starts[(base + z0) as usize] as usize,
+                starts[(base + z1 + 1) as usize] as usize,
+            )
+        };
+        for x in xs {
+            for y in 0..dy {
+                for z in 0..dz {
+                    let c = ((x * dy + y) * dz + z) as usize;
+                    let here = (starts[c] as usize, starts[c + 1] as usize);
+                    if here.0 == here.1 {
+                        continue;
+                    }
+                    self.within(here, out);
+                    for there in [
+                        column(x, y, z + 1, z + 1),
+                        column(x, y + 1, z - 1, z + 1),
+                        column(x + 1, y - 1, z - 1, z + 1),
+                        column(x + 1, y, z - 1, z + 1),
+                        column(x + 1, y + 1, z - 1, z + 1),
+                    ] {
+                        self.between(here, there, out);
+                    }
+                }
+            }
         }
     }
 
@@ -252,10 +323,22 @@ impl Grid {
 /// an object whose cells saturate counts as large).
 fn cell_of(inv_cell: Real, p: Vector) -> [i64; 3] {
     [
-        (p.x * inv_cell).floor() as i64,
-        (p.y * inv_cell).floor() as i64,
-        (p.z * inv_cell).floor() as i64,
+        floor_i64(p.x * inv_cell),
+        floor_i64(p.y * inv_cell),
+        floor_i64(p.z * inv_cell),
     ]
+}
+
+/// `x.floor() as i64` without the library call that `floor` is on baseline x86-64
+/// (no SSE4.1): truncate, then step down if that rounded up. Saturates like the cast.
+#[inline]
+fn floor_i64(x: Real) -> i64 {
+    let t = x as i64;
+    if (t as Real) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
 /// Where the filed objects of each cell are: a dense table of run starts over the
@@ -469,48 +552,7 @@ impl BroadPhase for Grid {
         let index = self.file();
         // Small against small: each occupied cell with itself and its forward neighbours.
         match &index {
-            Index::Dense { origin: _, dims } => {
-                let [dx, dy, dz] = *dims;
-                // Cells along z are adjacent in the table, so the forward neighbours are
-                // five contiguous ranges of filed objects: (x, y, z+1); (x, y+1, z-1..=z+1);
-                // and (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
-                let starts = &self.starts;
-                let column = |x: i64, y: i64, z0: i64, z1: i64| -> (usize, usize) {
-                    if x >= dx || y < 0 || y >= dy {
-                        return (0, 0);
-                    }
-                    let (z0, z1) = (z0.max(0), z1.min(dz - 1));
-                    if z0 > z1 {
-                        return (0, 0);
-                    }
-                    let base = (x * dy + y) * dz;
-                    (
-                        starts[(base + z0) as usize] as usize,
-                        starts[(base + z1 + 1) as usize] as usize,
-                    )
-                };
-                for x in 0..dx {
-                    for y in 0..dy {
-                        for z in 0..dz {
-                            let c = ((x * dy + y) * dz + z) as usize;
-                            let here = (starts[c] as usize, starts[c + 1] as usize);
-                            if here.0 == here.1 {
-                                continue;
-                            }
-                            self.within(here, out);
-                            for there in [
-                                column(x, y, z + 1, z + 1),
-                                column(x, y + 1, z - 1, z + 1),
-                                column(x + 1, y - 1, z - 1, z + 1),
-                                column(x + 1, y, z - 1, z + 1),
-                                column(x + 1, y + 1, z - 1, z + 1),
-                            ] {
-                                self.between(here, there, out);
-                            }
-                        }
-                    }
-                }
-            }
+            Index::Dense { origin: _, dims } => self.dense_pairs(*dims, out),
             Index::Sparse => {
                 let mut start = 0;
                 while start < self.order.len() {
@@ -580,6 +622,65 @@ impl BroadPhase for Grid {
 mod tests {
     use super::*;
     use crate::broadphase::brute_force_pairs;
+
+    /// Enough objects for the pair search to split over a two-thread pool: the same
+    /// pairs as brute force and as the one-thread search.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn parallel_pair_search_equals_brute_force() {
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut grid = Grid::new(2.0);
+        let mut boxes = Vec::new();
+        for id in 0..(2 * Grid::PARALLEL_MIN_OBJECTS) as u32 {
+            let c = Vector::new(next() as Real, next() as Real, next() as Real) * 40.0;
+            let h = Vector::new(next() as Real, next() as Real, next() as Real) * 1.5;
+            let b = Aabb::new(c - h, c + h);
+            grid.insert(id, b).expect("valid box");
+            boxes.push((id, b));
+        }
+        let run = |threads: usize, grid: &mut Grid| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            let mut out = Vec::new();
+            pool.install(|| grid.overlapping_pairs(&mut out));
+            out
+        };
+        let two = run(2, &mut grid);
+        assert!(two.len() > 1000, "{}", two.len());
+        assert_eq!(two, brute_force_pairs(&boxes));
+        assert_eq!(two, run(1, &mut grid));
+    }
+
+    /// The fast floor equals `floor` as a saturating cast, integers and halves, both
+    /// signs, and far out.
+    #[test]
+    fn fast_floor_equals_floor() {
+        let mut x: Real = 1e-3;
+        while x < 1e20 {
+            for v in [x, -x, x.round(), -x.round(), x + 0.5, -x - 0.5, 0.0, -0.0] {
+                assert_eq!(floor_i64(v), v.floor() as i64, "{v}");
+            }
+            x *= 1.37;
+        }
+        for v in [
+            Real::MAX,
+            Real::MIN,
+            9.3e18,
+            -9.3e18,
+            Real::EPSILON,
+            -Real::EPSILON,
+        ] {
+            assert_eq!(floor_i64(v), v.floor() as i64, "{v}");
+        }
+    }
 
     /// Both filings (dense table, sparse map), small and large objects, far-away
     /// coordinates: pairs equal brute force.
