@@ -2,6 +2,8 @@
 //! Bullet's `btDbvtBroadphase` and parry's `Bvh`, fed the same boxes frame by frame.
 //!
 //! Each method answers with the exact set of overlapping pairs of the frame's boxes.
+//! Every method runs on one thread except [`GRID_TWO_THREADS`], the grid with its pair
+//! search split over two (neither peer has a parallel broad phase).
 //! Bullet and parry keep fattened boxes (and Bullet stale pairs for a few frames), so
 //! their candidate pairs are filtered with the exact boxes inside their timed frame, as
 //! a physics step must before its narrow phase.
@@ -23,9 +25,31 @@ struct Ours<B: BroadPhase> {
     name: &'static str,
     bp: B,
     started: bool,
+    /// The pool the frame runs in: the grid splits its pair search over a pool's
+    /// threads, so the thread count is part of the method.
+    pool: rayon::ThreadPool,
 }
 
-impl<B: BroadPhase> BroadMethod for Ours<B> {
+impl<B: BroadPhase + Send> Ours<B> {
+    fn boxed(name: &'static str, bp: B, threads: usize) -> Box<Self> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap_or_else(|e| panic!("cannot start a {threads}-thread pool: {e}"));
+        Box::new(Ours {
+            name,
+            bp,
+            started: false,
+            pool,
+        })
+    }
+}
+
+/// The name of the method that runs minkowski's grid on two threads; every other method
+/// runs on one.
+pub const GRID_TWO_THREADS: &str = "minkowski grid (2 threads)";
+
+impl<B: BroadPhase + Send> BroadMethod for Ours<B> {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -39,7 +63,8 @@ impl<B: BroadPhase> BroadMethod for Ours<B> {
             };
         }
         self.started = true;
-        self.bp.overlapping_pairs(out);
+        let bp = &mut self.bp;
+        self.pool.install(|| bp.overlapping_pairs(out));
     }
 }
 
@@ -48,21 +73,10 @@ impl<B: BroadPhase> BroadMethod for Ours<B> {
 pub fn broad_methods(cell: Real, margin: Real) -> Vec<Box<dyn BroadMethod>> {
     #[allow(unused_mut)]
     let mut m: Vec<Box<dyn BroadMethod>> = vec![
-        Box::new(Ours {
-            name: "minkowski grid",
-            bp: Grid::new(cell),
-            started: false,
-        }),
-        Box::new(Ours {
-            name: "minkowski sap",
-            bp: SweepAndPrune::new(),
-            started: false,
-        }),
-        Box::new(Ours {
-            name: "minkowski tree",
-            bp: DynamicTree::new(0.5, 0.0),
-            started: false,
-        }),
+        Ours::boxed("minkowski grid", Grid::new(cell), 1),
+        Ours::boxed("minkowski sap", SweepAndPrune::new(), 1),
+        Ours::boxed("minkowski tree", DynamicTree::new(0.5, 0.0), 1),
+        Ours::boxed(GRID_TWO_THREADS, Grid::new(cell), 2),
     ];
     #[cfg(feature = "bullet")]
     m.push(Box::new(bullet::Dbvt::new()));

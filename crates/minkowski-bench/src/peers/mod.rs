@@ -184,3 +184,30 @@ pub fn enabled_peers() -> Vec<&'static str> {
 pub(crate) fn to_f64(v: [Real; 3]) -> [f64; 3] {
     [v[0] as f64, v[1] as f64, v[2] as f64]
 }
+
+/// Ends the process with `code` once standard output and error are flushed.
+///
+/// With both FCL (Debian's build) and coal (its wheel) loaded, each brings its own
+/// `liboctomap`, and the C++ global destructors of the two copies free the same objects
+/// at exit: glibc then aborts ("double free"), turning a finished report into a crash.
+/// With those peers built in this skips the C/C++ exit handlers (`_exit`); the report is
+/// already written and flushed, and nothing else is pending.
+pub fn exit(code: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    #[cfg(all(feature = "fcl", feature = "coal"))]
+    {
+        #[allow(unsafe_code)]
+        {
+            extern "C" {
+                fn _exit(status: std::os::raw::c_int) -> !;
+            }
+            // SAFETY: `_exit` only ends the process; every Rust value's destructor that
+            // matters (files, the report) has run or been flushed above.
+            unsafe { _exit(code) }
+        }
+    }
+    #[allow(unreachable_code)]
+    std::process::exit(code)
+}
