@@ -109,7 +109,8 @@ pub struct WorldOptions {
     pub contact_margin: Real,
     /// Narrow-phase query options.
     pub query: QueryOptions,
-    /// Run the narrow phase on rayon's pool (needs the `parallel` feature; default true).
+    /// Run the narrow phase, the batch moves of [`World::set_poses`] and the grid's pair
+    /// search on rayon's pool (needs the `parallel` feature; default true).
     pub parallel: bool,
     /// Compute the full contact (signed distance, normal, witness points — EPA for
     /// penetrating pairs) of every pair in contact (default true). When false the narrow
@@ -201,7 +202,11 @@ impl World {
     /// An empty world with the given broad phase and options.
     pub fn new(kind: BroadPhaseKind, options: WorldOptions) -> Self {
         let broad: Box<dyn BroadPhase + Send> = match kind {
-            BroadPhaseKind::Grid { cell_size } => Box::new(Grid::new(cell_size)),
+            BroadPhaseKind::Grid { cell_size } => {
+                let mut grid = Grid::new(cell_size);
+                grid.set_parallel(options.parallel);
+                Box::new(grid)
+            }
             BroadPhaseKind::SweepAndPrune => Box::new(SweepAndPrune::new()),
             BroadPhaseKind::Tree { fat_factor } => Box::new(DynamicTree::new(fat_factor, 0.0)),
         };

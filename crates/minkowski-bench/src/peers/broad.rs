@@ -25,17 +25,20 @@ struct Ours<B: BroadPhase> {
     name: &'static str,
     bp: B,
     started: bool,
-    /// The pool the frame runs in: the grid splits its pair search over a pool's
-    /// threads, so the thread count is part of the method.
-    pool: rayon::ThreadPool,
+    /// The pool the pair search runs in, if not the calling thread (the grid splits its
+    /// search over a pool's threads).
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl<B: BroadPhase + Send> Ours<B> {
-    fn boxed(name: &'static str, bp: B, threads: usize) -> Box<Self> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap_or_else(|e| panic!("cannot start a {threads}-thread pool: {e}"));
+    /// A method on the calling thread, or in a pool of `threads` if given.
+    fn boxed(name: &'static str, bp: B, threads: Option<usize>) -> Box<Self> {
+        let pool = threads.map(|t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap_or_else(|e| panic!("cannot start a {t}-thread pool: {e}"))
+        });
         Box::new(Ours {
             name,
             bp,
@@ -63,20 +66,27 @@ impl<B: BroadPhase + Send> BroadMethod for Ours<B> {
             };
         }
         self.started = true;
-        let bp = &mut self.bp;
-        self.pool.install(|| bp.overlapping_pairs(out));
+        match &self.pool {
+            Some(pool) => {
+                let bp = &mut self.bp;
+                pool.install(|| bp.overlapping_pairs(out));
+            }
+            None => self.bp.overlapping_pairs(out),
+        }
     }
 }
 
 /// Every broad phase of this build; `cell` is the grid's cell size and `margin` the fat
 /// margin of the trees that take one (parry's; ours is relative, see the scene command).
 pub fn broad_methods(cell: Real, margin: Real) -> Vec<Box<dyn BroadMethod>> {
+    let mut sequential_grid = Grid::new(cell);
+    sequential_grid.set_parallel(false);
     #[allow(unused_mut)]
     let mut m: Vec<Box<dyn BroadMethod>> = vec![
-        Ours::boxed("minkowski grid", Grid::new(cell), 1),
-        Ours::boxed("minkowski sap", SweepAndPrune::new(), 1),
-        Ours::boxed("minkowski tree", DynamicTree::new(0.5, 0.0), 1),
-        Ours::boxed(GRID_TWO_THREADS, Grid::new(cell), 2),
+        Ours::boxed("minkowski grid", sequential_grid, None),
+        Ours::boxed("minkowski sap", SweepAndPrune::new(), None),
+        Ours::boxed("minkowski tree", DynamicTree::new(0.5, 0.0), None),
+        Ours::boxed(GRID_TWO_THREADS, Grid::new(cell), Some(2)),
     ];
     #[cfg(feature = "bullet")]
     m.push(Box::new(bullet::Dbvt::new()));

@@ -113,6 +113,7 @@ pub struct Grid {
     large: Vec<u32>,
     sparse: HashMap<[i64; 3], (u32, u32), CellHash>,
     order: Vec<([i64; 3], u32)>,
+    parallel: bool,
 }
 
 type CellHash = std::hash::BuildHasherDefault<CellHasher>;
@@ -159,8 +160,7 @@ impl Grid {
     pub const MAX_CELLS_PER_OBJECT: i64 = 512;
 
     /// Below this many small objects the pair search stays on the calling thread.
-    #[cfg(feature = "parallel")]
-    const PARALLEL_MIN_OBJECTS: usize = 4096;
+    pub const PARALLEL_MIN_OBJECTS: usize = 4096;
 
     /// An empty grid with cubic cells of side `cell_size` (length units; finite, > 0,
     /// else 1 is used).
@@ -184,7 +184,16 @@ impl Grid {
             large: Vec::new(),
             sparse: HashMap::default(),
             order: Vec::new(),
+            parallel: true,
         }
+    }
+
+    /// Whether the pair search may split over the threads of the rayon pool it is called
+    /// in (with the `parallel` feature, from
+    /// [`PARALLEL_MIN_OBJECTS`](Self::PARALLEL_MIN_OBJECTS) small objects up). On by
+    /// default; off, the grid never leaves the calling thread.
+    pub fn set_parallel(&mut self, on: bool) {
+        self.parallel = on;
     }
 
     /// The side of a cell.
@@ -213,7 +222,10 @@ impl Grid {
     /// more than one thread and there are enough objects to share.
     fn dense_pairs(&self, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
         #[cfg(feature = "parallel")]
-        if self.filed.len() >= Self::PARALLEL_MIN_OBJECTS && rayon::current_num_threads() > 1 {
+        if self.parallel
+            && self.filed.len() >= Self::PARALLEL_MIN_OBJECTS
+            && rayon::current_num_threads() > 1
+        {
             use rayon::prelude::*;
             let parts: Vec<Vec<(u32, u32)>> = (0..dims[0])
                 .into_par_iter()
@@ -657,6 +669,8 @@ mod tests {
         assert!(two.len() > 1000, "{}", two.len());
         assert_eq!(two, brute_force_pairs(&boxes));
         assert_eq!(two, run(1, &mut grid));
+        grid.set_parallel(false);
+        assert_eq!(two, run(2, &mut grid));
     }
 
     /// The fast floor equals `floor` as a saturating cast, integers and halves, both
