@@ -15,9 +15,17 @@
 //! amount (1e-5 of the object's size) so that rounding in the box computation can never
 //! hide a contact from the broad phase: the world's contacts equal an all-pairs narrow
 //! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a
-//! [`GjkCache`](crate::query::gjk::GjkCache) for as long as its boxes overlap, so
-//! coherent motion warm-starts GJK frame after frame. With the default `parallel` feature
-//! the narrow phase runs on rayon's thread pool.
+//! [`GjkCache`] for as long as its boxes overlap, so
+//! coherent motion warm-starts GJK frame after frame: a pair that was apart is usually
+//! confirmed apart by one support call per shape along its cached separating axis. With
+//! the default `parallel` feature the narrow phase, the batch moves of
+//! [`World::set_poses`] and the grid's pair search run on rayon's thread pool (the one
+//! the call is made in); [`WorldOptions::parallel`] turns that off.
+//!
+//! Speed at 10^5 objects comes from memory more than arithmetic: shapes made from one
+//! hull share it (cloning a [`ConvexPolyhedron`](crate::shape::ConvexPolyhedron) does not
+//! copy its vertices), and the narrow phase reads the objects of 64 pairs before querying
+//! any, so that the cache misses of scattered objects overlap (`docs/scene.md`).
 
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};

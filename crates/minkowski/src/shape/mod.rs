@@ -32,7 +32,7 @@ mod triangle;
 pub use capsule::Capsule;
 pub use compound::Compound;
 pub use cone::Cone;
-pub use convex_polyhedron::ConvexPolyhedron;
+pub use convex_polyhedron::{ConvexPolyhedron, HILL_CLIMB_MIN_VERTICES};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
 pub use ellipsoid::Ellipsoid;
