@@ -635,18 +635,22 @@ mod tests {
     use super::*;
     use crate::broadphase::brute_force_pairs;
 
+    /// A seeded xorshift source of uniform numbers in [0, 1).
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     /// Enough objects for the pair search to split over a two-thread pool: the same
     /// pairs as brute force and as the one-thread search.
     #[cfg(feature = "parallel")]
     #[test]
     fn parallel_pair_search_equals_brute_force() {
-        let mut seed = 0x9e37_79b9_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(0x9e37_79b9);
         let mut grid = Grid::new(2.0);
         let mut boxes = Vec::new();
         for id in 0..(2 * Grid::PARALLEL_MIN_OBJECTS) as u32 {
@@ -700,13 +704,7 @@ mod tests {
     /// coordinates: pairs equal brute force.
     #[test]
     fn dense_and_sparse_filings_equal_brute_force() {
-        let mut seed = 0x1234_5678_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(0x1234_5678);
         // (spread of centres, largest size): dense, sparse, mixed sizes, far away.
         for (spread, size, offset) in [
             (20.0, 1.0, 0.0),
