@@ -14,13 +14,13 @@
 //! Boxes are the shapes' world AABBs grown by the contact margin and by a tiny relative
 //! amount (1e-5 of the object's size) so that rounding in the box computation can never
 //! hide a contact from the broad phase: the world's contacts equal an all-pairs narrow
-//! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a
-//! [`GjkCache`] for as long as its boxes overlap, so
-//! coherent motion warm-starts GJK frame after frame: a pair that was apart is usually
-//! confirmed apart by one support call per shape along its cached separating axis. With
-//! the default `parallel` feature the narrow phase, the batch moves of
-//! [`World::set_poses`] and the grid's pair search run on rayon's thread pool (the one
-//! the call is made in); [`WorldOptions::parallel`] turns that off.
+//! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a [`GjkCache`]
+//! for as long as its boxes overlap, so coherent motion warm-starts GJK frame after
+//! frame: a pair that was apart is usually confirmed apart by one support call per shape
+//! along its cached separating axis. With the default `parallel` feature the narrow
+//! phase, the batch moves of [`World::set_poses`] and the grid's pair search run on
+//! rayon's thread pool (the one the call is made in); [`WorldOptions::parallel`] turns
+//! that off.
 //!
 //! Speed at 10^5 objects comes from memory more than arithmetic: shapes made from one
 //! hull share it (cloning a [`ConvexPolyhedron`](crate::shape::ConvexPolyhedron) does not
