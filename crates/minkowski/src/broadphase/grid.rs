@@ -573,8 +573,15 @@ impl BroadPhase for Grid {
                     let here = (here.0 as usize, here.1 as usize);
                     self.within(here, out);
                     for d in FORWARD {
-                        let n = [cell[0] + d[0], cell[1] + d[1], cell[2] + d[2]];
-                        if let Some(&(s, e)) = self.sparse.get(&n) {
+                        // No cell lies beyond a saturated coordinate: skip those.
+                        let (Some(x), Some(y), Some(z)) = (
+                            cell[0].checked_add(d[0]),
+                            cell[1].checked_add(d[1]),
+                            cell[2].checked_add(d[2]),
+                        ) else {
+                            continue;
+                        };
+                        if let Some(&(s, e)) = self.sparse.get(&[x, y, z]) {
                             self.between(here, (s as usize, e as usize), out);
                         }
                     }
@@ -675,6 +682,27 @@ mod tests {
         assert_eq!(two, run(1, &mut grid));
         grid.set_parallel(false);
         assert_eq!(two, run(2, &mut grid));
+    }
+
+    /// Cells that saturate at the ends of the integer range (a tiny cell far from the
+    /// origin) next to ordinary ones: no overflow, and the pairs equal brute force.
+    #[test]
+    fn saturated_cells_equal_brute_force() {
+        let mut grid = Grid::new(1e-30);
+        let mut boxes = Vec::new();
+        let mut id = 0u32;
+        for centre in [0.0, 1.0e6, -1.0e6, 1.0e6 + 0.5, -1.0e6 - 0.5] {
+            for k in 0..3 {
+                let c = Vector::new(centre, centre + k as Real * 0.3, -centre);
+                let b = Aabb::new(c - Vector::splat(0.4), c + Vector::splat(0.4));
+                grid.insert(id, b).expect("valid box");
+                boxes.push((id, b));
+                id += 1;
+            }
+        }
+        let mut out = Vec::new();
+        grid.overlapping_pairs(&mut out);
+        assert_eq!(out, brute_force_pairs(&boxes));
     }
 
     /// The fast floor equals `floor` as a saturating cast, integers and halves, both
