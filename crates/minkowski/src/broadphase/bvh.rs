@@ -450,10 +450,9 @@ impl BroadPhase for DynamicTree {
         if self.leaf(id).is_some() {
             return Err(BroadPhaseError::Duplicate(id));
         }
-        if self.leaf_of.len() <= id as usize {
-            self.leaf_of.resize(id as usize + 1, NULL);
-            self.boxes.resize(id as usize + 1, aabb);
-        }
+        // The larger table first: if memory runs out, it does before anything grew.
+        super::grow_to(&mut self.boxes, id, aabb)?;
+        super::grow_to(&mut self.leaf_of, id, NULL)?;
         self.boxes[id as usize] = aabb;
         let leaf = self.alloc(Node {
             aabb: self.fatten(&aabb),

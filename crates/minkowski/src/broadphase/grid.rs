@@ -537,9 +537,7 @@ impl BroadPhase for Grid {
         if self.get(id).is_some() {
             return Err(BroadPhaseError::Duplicate(id));
         }
-        if self.objects.len() <= id as usize {
-            self.objects.resize(id as usize + 1, None);
-        }
+        super::grow_to(&mut self.objects, id, None)?;
         self.objects[id as usize] = Some(self.entry(aabb));
         self.len += 1;
         Ok(())

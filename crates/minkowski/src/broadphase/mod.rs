@@ -9,7 +9,8 @@
 //!   rotations for balance, and AABB, point and ray queries.
 //!
 //! Objects are named by caller-chosen `u32` ids (dense ids keep memory small: storage is
-//! indexed by id). Boxes are closed: touching boxes overlap. All three report exactly the
+//! indexed by id, and an id the memory cannot reach is refused with
+//! [`BroadPhaseError::OutOfMemory`] rather than aborting). Boxes are closed: touching boxes overlap. All three report exactly the
 //! same pair set, which the shared test suite checks against brute force after every
 //! step of long random insert/move/remove sequences.
 
@@ -38,6 +39,27 @@ pub enum BroadPhaseError {
     /// An id of `u32::MAX` (reserved).
     #[error("object id u32::MAX is reserved")]
     ReservedId,
+    /// Storage is indexed by id and could not grow to hold this one (ids far beyond the
+    /// number of objects need that much memory; use dense ids).
+    #[error("no memory for object id {0} (storage is indexed by id: use dense ids)")]
+    OutOfMemory(u32),
+}
+
+/// Grows an id-indexed table so that `id` is a valid index, new entries `fill`; a typed
+/// error instead of an allocation failure when it cannot.
+pub(crate) fn grow_to<T: Clone>(
+    table: &mut Vec<T>,
+    id: u32,
+    fill: T,
+) -> Result<(), BroadPhaseError> {
+    let want = id as usize + 1;
+    if table.len() < want {
+        table
+            .try_reserve_exact(want - table.len())
+            .map_err(|_| BroadPhaseError::OutOfMemory(id))?;
+        table.resize(want, fill);
+    }
+    Ok(())
 }
 
 /// The broad-phase interface shared by [`Grid`], [`SweepAndPrune`] and [`DynamicTree`].
@@ -46,7 +68,7 @@ pub trait BroadPhase {
     ///
     /// # Errors
     /// [`BroadPhaseError::Duplicate`], [`BroadPhaseError::InvalidAabb`],
-    /// [`BroadPhaseError::ReservedId`].
+    /// [`BroadPhaseError::ReservedId`], [`BroadPhaseError::OutOfMemory`].
     fn insert(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError>;
 
     /// Moves object `id` to world box `aabb`.

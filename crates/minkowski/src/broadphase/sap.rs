@@ -281,9 +281,7 @@ impl BroadPhase for SweepAndPrune {
         if self.get(id).is_some() {
             return Err(BroadPhaseError::Duplicate(id));
         }
-        if self.objects.len() <= id as usize {
-            self.objects.resize(id as usize + 1, None);
-        }
+        super::grow_to(&mut self.objects, id, None)?;
         self.objects[id as usize] = Some((aabb, [[u32::MAX; 2]; 3]));
         self.pending.push(id);
         self.len += 1;
