@@ -308,3 +308,74 @@ fn ids_beyond_memory_are_typed_errors() {
         assert_eq!(pairs, vec![(0, 1)]);
     }
 }
+
+/// Hostile scales for every broad phase: coordinates up to 1e30 next to boxes of 1e-30,
+/// boxes spanning almost the whole float range, and many copies of one box; after the
+/// insertions, the moves and the removals, the pairs equal brute force.
+#[test]
+fn extreme_scales_match_brute_force() {
+    let mut rng = Rng::new(31);
+    let big = if cfg!(feature = "f64") { 1e300 } else { 1e30 } as Real;
+    let mut boxes: Vec<Aabb> = Vec::new();
+    for k in 0..60 {
+        let scale = [1e-30, 1e-3, 1.0, 1e6, 1e15, big as f64][k % 6];
+        let c = rng.dir() * scale * rng.range(0.0, 1.0);
+        let h = rng.range(0.1, 1.0) * scale * [0.0, 0.5, 1.0][k % 3];
+        let (c, h) = (
+            Vector::new(c.x as Real, c.y as Real, c.z as Real),
+            Vector::splat(h as Real),
+        );
+        boxes.push(Aabb::new(c - h, c + h));
+    }
+    // Nearly everything, and five copies of one box.
+    boxes.push(Aabb::new(Vector::splat(-big), Vector::splat(big)));
+    for _ in 0..5 {
+        boxes.push(Aabb::new(Vector::splat(-1.0), Vector::splat(1.0)));
+    }
+    let mut all: Vec<Box<dyn BroadPhase>> = vec![
+        Box::new(Grid::new(1.0)),
+        Box::new(Grid::new(1e-20)),
+        Box::new(SweepAndPrune::new()),
+        Box::new(DynamicTree::default()),
+    ];
+    for bp in all.iter_mut() {
+        let mut live: Vec<(u32, Aabb)> = Vec::new();
+        let mut out = Vec::new();
+        let mut check = |bp: &mut Box<dyn BroadPhase>, live: &[(u32, Aabb)], what: &str| {
+            bp.overlapping_pairs(&mut out);
+            let mut want = live.to_vec();
+            want.sort_by_key(|p| p.0);
+            assert_eq!(out, brute_force_pairs(&want), "{what}");
+        };
+        for (id, b) in boxes.iter().enumerate() {
+            bp.insert(id as u32, *b).unwrap();
+            live.push((id as u32, *b));
+        }
+        check(bp, &live, "inserted");
+        for (i, (id, b)) in live.iter_mut().enumerate() {
+            let s = (b.maxs - b.mins).max_element().max(1e-30);
+            let d = Vector::new(s, -s, 0.5 * s) * 0.3 * (i % 4) as Real;
+            let moved = Aabb::new(b.mins + d, b.maxs + d);
+            if moved.mins.is_finite() && moved.maxs.is_finite() {
+                bp.update(*id, moved).unwrap();
+                *b = moved;
+            }
+        }
+        check(bp, &live, "moved");
+        for k in (0..live.len()).step_by(3).rev() {
+            let (id, _) = live.remove(k);
+            bp.remove(id).unwrap();
+        }
+        check(bp, &live, "removed");
+    }
+    // The tree on the same boxes, with its structure checked after every mutation.
+    let mut tree = DynamicTree::default();
+    for (id, b) in boxes.iter().enumerate() {
+        tree.insert(id as u32, *b).unwrap();
+        tree.assert_well_formed().unwrap();
+    }
+    for id in (0..boxes.len() as u32).step_by(2) {
+        tree.remove(id).unwrap();
+        tree.assert_well_formed().unwrap();
+    }
+}
