@@ -62,13 +62,7 @@ fn frames(c: &mut Criterion) {
                 g.bench_function(BenchmarkId::new(label, n), |b| {
                     b.iter(|| {
                         scene.step();
-                        moves.clear();
-                        moves.extend(
-                            handles
-                                .iter()
-                                .zip(&scene.objects)
-                                .map(|(h, o)| (*h, o.pose)),
-                        );
+                        scene.moves(&handles, &mut moves);
                         if let Err((i, e)) = world.set_poses(&moves) {
                             panic!("move {i}: {e}");
                         }

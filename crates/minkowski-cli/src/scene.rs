@@ -186,13 +186,7 @@ fn run_in_pool(
         }
         let t0 = Instant::now();
         if frame > 0 {
-            moves.clear();
-            moves.extend(
-                handles
-                    .iter()
-                    .zip(&scene.objects)
-                    .map(|(h, o)| (*h, o.pose)),
-            );
+            scene.moves(&handles, &mut moves);
             pool.install(|| world.set_poses(&moves))
                 .map_err(|(i, e)| format!("cannot move object {i}: {e}"))?;
         }

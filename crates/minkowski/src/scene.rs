@@ -16,6 +16,7 @@
 //! Everything follows from the seed (splitmix64); the same seed gives the same scene.
 
 use crate::shape::{tessellation, Capsule, ConvexPolyhedron, Shape, ShapeError};
+use crate::world::ObjectHandle;
 use crate::{Pose, Real, Rotation, Vector};
 
 /// Where the objects start.
@@ -141,6 +142,14 @@ impl Scene {
         &self.shapes[self.objects[i].shape].1
     }
 
+    /// Replaces `out` with `(handles[i], pose of object i)` for every object: the batch
+    /// for [`World::set_poses`](crate::world::World::set_poses) that moves a world's
+    /// copies of the objects (`handles[i]` naming object `i`) to where they are now.
+    pub fn moves(&self, handles: &[ObjectHandle], out: &mut Vec<(ObjectHandle, Pose)>) {
+        out.clear();
+        out.extend(handles.iter().zip(&self.objects).map(|(h, o)| (*h, o.pose)));
+    }
+
     /// Advances every object by one frame.
     pub fn step(&mut self) {
         let half = self.side * 0.5;
@@ -217,5 +226,34 @@ mod tests {
         assert_eq!(a.objects.len(), 200);
         let seed = Scene::new(SceneLayout::Seed000 { array: 3 }, 1).map(|s| s.objects.len());
         assert_eq!(seed.ok(), Some(12));
+    }
+
+    /// A world holding the scene's objects, moved each frame by `moves`, stays where
+    /// the scene is.
+    #[test]
+    fn moves_bring_a_world_to_the_scene() {
+        use crate::world::{BroadPhaseKind, World, WorldOptions};
+        let Ok(mut scene) = Scene::new(SceneLayout::Random { objects: 30 }, 5) else {
+            panic!("built-in shapes");
+        };
+        let mut world = World::new(BroadPhaseKind::SweepAndPrune, WorldOptions::default());
+        let handles: Vec<ObjectHandle> = (0..30)
+            .filter_map(|i| {
+                world
+                    .insert(scene.shape(i).clone(), scene.objects[i].pose)
+                    .ok()
+            })
+            .collect();
+        assert_eq!(handles.len(), 30);
+        let mut moves = vec![(handles[0], Pose::IDENTITY); 3];
+        for _ in 0..4 {
+            scene.step();
+            scene.moves(&handles, &mut moves);
+            assert_eq!(moves.len(), 30);
+            assert!(world.set_poses(&moves).is_ok());
+        }
+        for (h, o) in handles.iter().zip(&scene.objects) {
+            assert_eq!(world.get(*h).map(|(_, p)| *p), Ok(o.pose));
+        }
     }
 }
