@@ -24,15 +24,8 @@ fn world_of(
     };
     let mut world = World::new(kind, options);
     let handles = scene
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            world
-                .insert(scene.shape(i).clone(), o.pose)
-                .unwrap_or_else(|e| panic!("scene object {i}: {e}"))
-        })
-        .collect();
+        .insert_into(&mut world)
+        .unwrap_or_else(|(i, e)| panic!("scene object {i}: {e}"));
     world.update();
     (world, handles)
 }

@@ -147,13 +147,9 @@ fn run_in_pool(
         ..Default::default()
     };
     let mut world = World::new(kind, options);
-    let mut handles = Vec::with_capacity(count);
-    for (i, o) in scene.objects.iter().enumerate() {
-        let handle = world
-            .insert(scene.shape(i).clone(), o.pose)
-            .map_err(|e| format!("cannot insert object {i}: {e}"))?;
-        handles.push(handle);
-    }
+    let handles = scene
+        .insert_into(&mut world)
+        .map_err(|(i, e)| format!("cannot insert object {i}: {e}"))?;
     let figures = json!({
         "objects": count,
         "frames": args.frames,

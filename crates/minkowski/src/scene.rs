@@ -16,7 +16,7 @@
 //! Everything follows from the seed (splitmix64); the same seed gives the same scene.
 
 use crate::shape::{tessellation, Capsule, ConvexPolyhedron, Shape, ShapeError};
-use crate::world::ObjectHandle;
+use crate::world::{ObjectHandle, World, WorldError};
 use crate::{Pose, Real, Rotation, Vector};
 
 /// Where the objects start.
@@ -142,6 +142,22 @@ impl Scene {
         &self.shapes[self.objects[i].shape].1
     }
 
+    /// Inserts every object into `world` at its current pose and returns their handles,
+    /// `handles[i]` naming object `i`.
+    ///
+    /// # Errors
+    /// The first object the world refused and why (the scene's poses are finite and in
+    /// range, so only [`WorldError::Full`] can happen); the objects before it stay in.
+    pub fn insert_into(&self, world: &mut World) -> Result<Vec<ObjectHandle>, (usize, WorldError)> {
+        (0..self.objects.len())
+            .map(|i| {
+                world
+                    .insert(self.shape(i).clone(), self.objects[i].pose)
+                    .map_err(|e| (i, e))
+            })
+            .collect()
+    }
+
     /// Replaces `out` with `(handles[i], pose of object i)` for every object: the batch
     /// for [`World::set_poses`](crate::world::World::set_poses) that moves a world's
     /// copies of the objects (`handles[i]` naming object `i`) to where they are now.
@@ -228,22 +244,18 @@ mod tests {
         assert_eq!(seed.ok(), Some(12));
     }
 
-    /// A world holding the scene's objects, moved each frame by `moves`, stays where
-    /// the scene is.
+    /// A world filled by `insert_into` and moved each frame by `moves` stays where the
+    /// scene is.
     #[test]
     fn moves_bring_a_world_to_the_scene() {
-        use crate::world::{BroadPhaseKind, World, WorldOptions};
+        use crate::world::{BroadPhaseKind, WorldOptions};
         let Ok(mut scene) = Scene::new(SceneLayout::Random { objects: 30 }, 5) else {
             panic!("built-in shapes");
         };
         let mut world = World::new(BroadPhaseKind::SweepAndPrune, WorldOptions::default());
-        let handles: Vec<ObjectHandle> = (0..30)
-            .filter_map(|i| {
-                world
-                    .insert(scene.shape(i).clone(), scene.objects[i].pose)
-                    .ok()
-            })
-            .collect();
+        let Ok(handles) = scene.insert_into(&mut world) else {
+            panic!("a world takes 30 objects");
+        };
         assert_eq!(handles.len(), 30);
         let mut moves = vec![(handles[0], Pose::IDENTITY); 3];
         for _ in 0..4 {
