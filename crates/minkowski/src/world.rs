@@ -317,10 +317,13 @@ impl World {
             object_box(&object_in(slots, h)?.shape.local_aabb(), &pose, margin)
         };
         map_maybe_parallel(moves, self.options.parallel, &placed, &mut boxes);
-        if let Some(i) = boxes.iter().position(Result::is_err) {
-            let e = boxes[i].clone().err().unwrap_or(WorldError::InvalidPose);
+        let refused = boxes
+            .iter()
+            .enumerate()
+            .find_map(|(i, b)| b.as_ref().err().map(|e| (i, e.clone())));
+        if let Some(refused) = refused {
             self.boxes_buf = boxes;
-            return Err((i, e));
+            return Err(refused);
         }
         for (&(h, pose), b) in moves.iter().zip(&boxes) {
             if let Ok(b) = b {

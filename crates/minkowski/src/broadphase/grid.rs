@@ -19,8 +19,8 @@
 //! box could share with a small object (its own range widened by one cell below), or,
 //! when those are more than [`Grid::MAX_CELLS_PER_OBJECT`], is tested against every small
 //! object; large objects are tested against each other directly. Cell size is the
-//! caller's choice: about the size of a typical object (the collision world picks twice
-//! the median box extent), so that nearly every object is small.
+//! caller's choice: about the size of the larger objects, so that nearly every object is
+//! small (`minkowski scene` uses twice the mean box side).
 
 use std::collections::HashMap;
 

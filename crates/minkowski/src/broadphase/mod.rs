@@ -10,9 +10,10 @@
 //!
 //! Objects are named by caller-chosen `u32` ids (dense ids keep memory small: storage is
 //! indexed by id, and an id the memory cannot reach is refused with
-//! [`BroadPhaseError::OutOfMemory`] rather than aborting). Boxes are closed: touching boxes overlap. All three report exactly the
-//! same pair set, which the shared test suite checks against brute force after every
-//! step of long random insert/move/remove sequences.
+//! [`BroadPhaseError::OutOfMemory`] rather than aborting). Boxes are closed: touching
+//! boxes overlap. All three report exactly the same pair set, which the shared test
+//! suite checks against brute force after every step of long random insert/move/remove
+//! sequences.
 
 mod bvh;
 mod grid;
