@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use super::{check_aabb, BroadPhase, BroadPhaseError};
 use crate::bounding::Aabb;
 use crate::math::{Real, Vector};
-use glam::Vec3A;
+use glam::Vec4;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -46,26 +46,43 @@ impl Entry {
 
 /// A small object filed under its corner cell, for the pair pass: its box in single
 /// precision, rounded outwards (so the test never misses an overlap; in the f64 build a
-/// hit is confirmed on the exact boxes), in SIMD-friendly vectors.
+/// hit is confirmed on the exact boxes), as two SIMD vectors whose fourth lanes carry
+/// the id (32 bytes, two to a cache line).
 #[derive(Debug, Clone, Copy)]
 struct Filed {
-    lo: Vec3A,
-    hi: Vec3A,
-    id: u32,
+    /// Lowest corner; lane w holds the id's bits.
+    lo: Vec4,
+    /// Highest corner; lane w is unused.
+    hi: Vec4,
 }
 
 impl Filed {
+    const PLACEHOLDER: Filed = Filed {
+        lo: Vec4::ZERO,
+        hi: Vec4::ZERO,
+    };
+
     fn new(id: u32, b: &Aabb) -> Filed {
         Filed {
-            lo: Vec3A::new(down(b.mins.x), down(b.mins.y), down(b.mins.z)),
-            hi: Vec3A::new(up(b.maxs.x), up(b.maxs.y), up(b.maxs.z)),
-            id,
+            lo: Vec4::new(
+                down(b.mins.x),
+                down(b.mins.y),
+                down(b.mins.z),
+                f32::from_bits(id),
+            ),
+            hi: Vec4::new(up(b.maxs.x), up(b.maxs.y), up(b.maxs.z), 0.0),
         }
     }
 
     #[inline]
+    fn id(&self) -> u32 {
+        self.lo.w.to_bits()
+    }
+
+    /// Whether the boxes meet (closed boxes): the x, y and z lanes only.
+    #[inline]
     fn overlaps(&self, other: &Filed) -> bool {
-        (self.lo.cmple(other.hi) & other.lo.cmple(self.hi)).all()
+        (self.lo.cmple(other.hi) & other.lo.cmple(self.hi)).bitmask() & 0b111 == 0b111
     }
 }
 
@@ -110,6 +127,7 @@ pub struct Grid {
     starts: Vec<u32>,
     cursor: Vec<u32>,
     pair_scratch: Vec<(u32, u32)>,
+    counts: Vec<u32>,
     large: Vec<u32>,
     sparse: HashMap<[i64; 3], (u32, u32), CellHash>,
     order: Vec<([i64; 3], u32)>,
@@ -181,6 +199,7 @@ impl Grid {
             starts: Vec::new(),
             cursor: Vec::new(),
             pair_scratch: Vec::new(),
+            counts: Vec::new(),
             large: Vec::new(),
             sparse: HashMap::default(),
             order: Vec::new(),
@@ -294,7 +313,7 @@ impl Grid {
             let a = &self.filed[i];
             for j in i + 1..r.1 {
                 if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
-                    push_pair(out, a.id, self.filed[j].id);
+                    push_pair(out, a.id(), self.filed[j].id());
                 }
             }
         }
@@ -307,7 +326,7 @@ impl Grid {
             let a = &self.filed[i];
             for j in t.0..t.1 {
                 if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
-                    push_pair(out, a.id, self.filed[j].id);
+                    push_pair(out, a.id(), self.filed[j].id());
                 }
             }
         }
@@ -411,12 +430,7 @@ impl Grid {
             for i in 0..n {
                 self.starts[i + 1] += self.starts[i];
             }
-            let placeholder = Filed {
-                lo: Vec3A::ZERO,
-                hi: Vec3A::ZERO,
-                id: 0,
-            };
-            self.filed.resize(small, placeholder);
+            self.filed.resize(small, Filed::PLACEHOLDER);
             if exact_too {
                 self.filed_exact
                     .resize(small, Aabb::new(Vector::ZERO, Vector::ZERO));
@@ -491,40 +505,43 @@ fn dense_index(cell: [i64; 3], origin: [i64; 3], dims: [i64; 3]) -> usize {
         as usize
 }
 
-/// Sorts pairs `(a, b)` lexicographically: a least-significant-digit radix sort on
-/// `(a, b)` packed into as many bits as the largest id needs (twice), for large lists;
-/// the standard sort for short ones.
-fn sort_pairs(out: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>) {
-    if out.len() < 512 {
+/// Sorts pairs `(a, b)`, `a < b`, lexicographically: a counting sort on `a` (one
+/// counter per id up to the largest `a`), then each run of equal `a` on `b` (a few
+/// pairs each, as each object meets a few others). When the ids are far more than the
+/// pairs, or the list is short, the standard sort.
+fn sort_pairs(out: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>, counts: &mut Vec<u32>) {
+    let max_a = out.iter().map(|p| p.0).max().unwrap_or(0) as usize;
+    if out.len() < 256 || max_a > 4 * out.len() {
         out.sort_unstable();
         return;
     }
-    let max = out.iter().map(|p| p.0.max(p.1)).max().unwrap_or(0);
-    let id_bits = 32 - max.leading_zeros();
-    let key = |p: &(u32, u32)| ((p.0 as u64) << id_bits) | p.1 as u64;
-    const DIGIT: u32 = 12;
-    let mut shift = 0;
-    while shift < 2 * id_bits {
-        let mut count = [0usize; 1 << DIGIT];
-        for p in out.iter() {
-            count[((key(p) >> shift) & ((1 << DIGIT) - 1)) as usize] += 1;
-        }
-        let mut sum = 0;
-        for c in count.iter_mut() {
-            let n = *c;
-            *c = sum;
-            sum += n;
-        }
-        scratch.clear();
-        scratch.resize(out.len(), (0, 0));
-        for p in out.iter() {
-            let d = ((key(p) >> shift) & ((1 << DIGIT) - 1)) as usize;
-            scratch[count[d]] = *p;
-            count[d] += 1;
-        }
-        core::mem::swap(out, scratch);
-        shift += DIGIT;
+    counts.clear();
+    counts.resize(max_a + 2, 0);
+    for p in out.iter() {
+        counts[p.0 as usize + 1] += 1;
     }
+    for i in 0..=max_a {
+        counts[i + 1] += counts[i];
+    }
+    scratch.clear();
+    scratch.resize(out.len(), (0, 0));
+    for p in out.iter() {
+        let at = &mut counts[p.0 as usize];
+        scratch[*at as usize] = *p;
+        *at += 1;
+    }
+    // `counts[a]` is now the end of `a`'s run: sort each run on `b` (short runs by
+    // insertion inside the standard sort; a long one, an object meeting thousands, in
+    // O(k log k)).
+    let mut start = 0;
+    for &end in &counts[..=max_a] {
+        let end = end as usize;
+        if end - start > 1 {
+            scratch[start..end].sort_unstable_by_key(|p| p.1);
+        }
+        start = end;
+    }
+    core::mem::swap(out, scratch);
 }
 
 fn push_pair(out: &mut Vec<(u32, u32)>, a: u32, b: u32) {
@@ -601,8 +618,8 @@ impl BroadPhase for Grid {
                     for y in lo[1]..=e.hi[1] {
                         for z in lo[2]..=e.hi[2] {
                             for b in self.run(&index, [x, y, z]) {
-                                if self.exact(l, b.id) {
-                                    push_pair(out, l, b.id);
+                                if self.exact(l, b.id()) {
+                                    push_pair(out, l, b.id());
                                 }
                             }
                         }
@@ -610,8 +627,8 @@ impl BroadPhase for Grid {
                 }
             } else {
                 for b in &self.filed {
-                    if self.exact(l, b.id) {
-                        push_pair(out, l, b.id);
+                    if self.exact(l, b.id()) {
+                        push_pair(out, l, b.id());
                     }
                 }
             }
@@ -623,7 +640,7 @@ impl BroadPhase for Grid {
                 }
             }
         }
-        sort_pairs(out, &mut self.pair_scratch);
+        sort_pairs(out, &mut self.pair_scratch, &mut self.counts);
     }
 
     fn len(&self) -> usize {
@@ -761,24 +778,30 @@ mod tests {
         }
     }
 
+    /// Both paths of the pair sort (counting sort on dense ids, the standard sort on
+    /// sparse ones or short lists), with repeated pairs and runs of equal first ids.
     #[test]
-    fn radix_sorted_pairs_equal_the_standard_sort() {
+    fn sorted_pairs_equal_the_standard_sort() {
         let mut seed = 99u64;
-        for n in [0usize, 3, 511, 512, 5000] {
-            let mut v: Vec<(u32, u32)> = (0..n)
-                .map(|_| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let a = (seed >> 33) as u32 % 70_000;
-                    let b = (seed >> 13) as u32 % 70_000;
-                    (a.min(b), a.max(b))
-                })
-                .collect();
-            let mut expected = v.clone();
-            expected.sort_unstable();
-            sort_pairs(&mut v, &mut Vec::new());
-            assert_eq!(v, expected, "{n}");
+        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
+        for n in [0usize, 3, 255, 256, 257, 5000, 40_000] {
+            // 1: every pair is (0, 0), one run as long as the list.
+            for ids in [1, n as u32 / 3 + 2, 7, 70_000, u32::MAX] {
+                let mut v: Vec<(u32, u32)> = (0..n)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let a = ((seed >> 32) % ids as u64) as u32;
+                        let b = ((seed & 0xffff_ffff) % ids as u64) as u32;
+                        (a.min(b), a.max(b))
+                    })
+                    .collect();
+                let mut expected = v.clone();
+                expected.sort_unstable();
+                sort_pairs(&mut v, &mut scratch, &mut counts);
+                assert_eq!(v, expected, "{n} pairs, ids below {ids}");
+            }
         }
     }
 
