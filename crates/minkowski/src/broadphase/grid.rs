@@ -1,26 +1,38 @@
-//! A uniform grid in 3D: seed 000's demo grid, done right.
+//! A hierarchical uniform grid in 3D: seed 000's demo grid, done right.
 //!
-//! Space is cut into cubes of side `cell_size`. Each object is filed once, under the
-//! cell of its box's lowest corner. An object no larger than a cell along every axis is
-//! *small*: its box spans at most two cells per axis, so two small boxes can overlap only
-//! if their corner cells are equal or neighbours (differ by at most one along each
-//! axis). The pair pass therefore tests each occupied cell's objects against each other
-//! and against those of its 13 "forward" neighbours (the half of the 26 that follows it
-//! in lexicographic order), which meets every candidate pair exactly once: no pair is
-//! reported twice and none needs deduplication.
+//! Space is cut into cubes of side `cell_size` (level 0), and into cubes twice as large
+//! at each level above (level k has cells of side `cell_size · 2^k`; level-k cell
+//! indices are level-0 indices shifted right by k bits, so every level agrees with level
+//! 0 exactly). Each object is filed once, at the lowest level where its box spans
+//! at most two cells per axis, under the cell of its box's lowest corner. Two such boxes
+//! at one level can overlap only if their corner cells are equal or neighbours (differ by
+//! at most one along each axis). The pair pass therefore tests each occupied cell's
+//! objects against each other and against those of its 13 "forward" neighbours (the
+//! half of the 26 that follows it in lexicographic order), which meets every candidate
+//! pair of the level exactly once: no pair is reported twice and none needs
+//! deduplication.
 //!
-//! The filing is rebuilt at every pair pass by a counting sort over the occupied cell
-//! range (or, when that range is much larger than the number of objects, by sorting and
-//! a hash map from cells to their objects), with each object's box copied next to its
-//! cell mates, so the tests read memory in order. Updates are O(1): an object's entry is
-//! only replaced.
+//! Pairs across two levels are found from whichever side costs fewer cell lookups: each
+//! object of the finer level looks up the 27 cells around its corner cell at the coarser
+//! level, or each object of the coarser level looks up the finer cells its box could
+//! share with an object there (its own range, widened by one cell below), clipped to the
+//! occupied range. Objects far larger than a cell just sit higher up, where they are few
+//! to a cell, instead of being tested against each other one by one.
 //!
-//! Objects larger than a cell along some axis are *large*: each looks up the cells its
-//! box could share with a small object (its own range widened by one cell below), or,
-//! when those are more than [`Grid::MAX_CELLS_PER_OBJECT`], is tested against every small
-//! object; large objects are tested against each other directly. Cell size is the
-//! caller's choice: about the size of the larger objects, so that nearly every object is
-//! small (`minkowski scene` uses twice the mean box side).
+//! The filing is rebuilt at every pair pass by a counting sort over each level's
+//! occupied cell range (or, when that range is much larger than the number of objects,
+//! by sorting and a hash map from cells to their objects), with each object's box copied
+//! next to its cell mates, so the tests read memory in order. Updates are O(1): an
+//! object's entry is only replaced.
+//!
+//! Cell size is the caller's choice: about the size of the larger common objects, so
+//! that most share level 0 with a few neighbours per cell (`minkowski scene` uses twice
+//! the mean box side). Too small a cell moves objects up a level; too large a one puts
+//! many objects in each cell, whose pairs are all tested.
+//!
+//! Hierarchical grids are described in Ericson, *Real-Time Collision Detection* (2005),
+//! section 7.2; the neighbour half-stencil and the choice of side across levels are this
+//! file's own.
 
 use std::collections::HashMap;
 
@@ -29,22 +41,43 @@ use crate::bounding::Aabb;
 use crate::math::{Real, Vector};
 use glam::Vec4;
 
+/// Levels: shifts 0 to 63; at the last every axis has two cells.
+const LEVELS: usize = 64;
+
+/// The right shift from level-0 cell indices to level `k`'s.
+fn shift(k: usize) -> u32 {
+    k as u32
+}
+
+fn shifted(cell: [i64; 3], by: u32) -> [i64; 3] {
+    cell.map(|c| c >> by)
+}
+
+/// The lowest level at which the box with level-0 corner cells `lo` and `hi` spans at
+/// most two cells per axis.
+#[inline]
+fn level_of(lo: [i64; 3], hi: [i64; 3]) -> u8 {
+    let fits = |k: usize| {
+        let s = shift(k);
+        (0..3).all(|a| (hi[a] >> s).saturating_sub(lo[a] >> s) <= 1)
+    };
+    if fits(0) {
+        return 0;
+    }
+    // The last level always fits (every index becomes 0 or -1).
+    (1..LEVELS).find(|&k| fits(k)).unwrap_or(LEVELS - 1) as u8
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     aabb: Aabb,
-    /// Cell of the lowest corner.
+    /// Level-0 cell of the lowest corner.
     lo: [i64; 3],
-    /// Cell of the highest corner.
-    hi: [i64; 3],
+    /// The level the object is filed at.
+    level: u8,
 }
 
-impl Entry {
-    fn large(&self) -> bool {
-        (0..3).any(|k| self.hi[k].saturating_sub(self.lo[k]) > 1)
-    }
-}
-
-/// A small object filed under its corner cell, for the pair pass: its box in single
+/// An object filed under its corner cell, for the pair pass: its box in single
 /// precision, rounded outwards (so the test never misses an overlap; in the f64 build a
 /// hit is confirmed on the exact boxes), as two SIMD vectors whose fourth lanes carry
 /// the id (32 bytes, two to a cache line).
@@ -112,6 +145,20 @@ fn next_toward_neg_inf(f: f32) -> f32 {
     f32::from_bits(if f > 0.0 { b - 1 } else { b + 1 })
 }
 
+/// Whether the exact boxes of two objects meet, after their single-precision boxes did:
+/// nothing more to check in the f32 build, where those are exact.
+#[inline]
+fn confirm(objects: &[Option<Entry>], a: u32, b: u32) -> bool {
+    if cfg!(feature = "f64") {
+        match (&objects[a as usize], &objects[b as usize]) {
+            (Some(x), Some(y)) => x.aabb.intersects(&y.aabb),
+            _ => false,
+        }
+    } else {
+        true
+    }
+}
+
 /// Uniform grid broad phase. See the module notes.
 #[derive(Debug, Clone)]
 pub struct Grid {
@@ -119,39 +166,44 @@ pub struct Grid {
     cell_size: Real,
     objects: Vec<Option<Entry>>,
     len: usize,
+    /// Level k's filing, for k below the highest level any object has reached.
+    levels: Vec<Level>,
     // Scratch for the pair pass, kept to avoid allocating every frame.
+    pair_scratch: Vec<(u32, u32)>,
+    counts: Vec<u32>,
+    parallel: bool,
+}
+
+/// One level's objects filed by corner cell.
+#[derive(Debug, Clone, Default)]
+struct Level {
+    /// The level's objects: (corner cell at this level, id), in id order, or sorted by
+    /// cell with the sparse index (then `filed[i]` is `order[i]`'s).
+    order: Vec<([i64; 3], u32)>,
+    /// The objects' boxes, each cell's contiguous.
     filed: Vec<Filed>,
     /// The exact boxes of `filed`, same order (f64 build only; empty otherwise).
     filed_exact: Vec<Aabb>,
     cell_of_filed: Vec<u32>,
     starts: Vec<u32>,
     cursor: Vec<u32>,
-    pair_scratch: Vec<(u32, u32)>,
-    counts: Vec<u32>,
-    large: Vec<u32>,
-    sparse: HashMap<[i64; 3], (u32, u32), CellHash>,
-    order: Vec<([i64; 3], u32)>,
-    parallel: bool,
+    sparse: HashMap<CellKey, (u32, u32), super::IntBuildHasher>,
+    index: Index,
 }
 
-type CellHash = std::hash::BuildHasherDefault<CellHasher>;
+/// A cell as a hash key: its three indices mixed into one word, hashed with the
+/// integer hasher of the module (the derived hash would feed 24 bytes one by one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CellKey([i64; 3]);
 
-/// Hashes a cell's three coordinates with the integer hasher of the module.
-#[derive(Default, Clone, Copy)]
-struct CellHasher(super::IntHasher);
-
-impl std::hash::Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0.finish()
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes)
-    }
-    fn write_i64(&mut self, x: i64) {
-        self.0.write_u64(x as u64)
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.0.write_u64(x as u64)
+impl std::hash::Hash for CellKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let [x, y, z] = self.0.map(|c| c as u64);
+        state.write_u64(
+            x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ y.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                ^ z.wrapping_mul(0x1656_67B1_9E37_79F9),
+        );
     }
 }
 
@@ -172,16 +224,30 @@ const FORWARD: [[i64; 3]; 13] = [
     [1, 1, 1],
 ];
 
-impl Grid {
-    /// Large objects whose box could share more cells than this with small objects are
-    /// tested against every object instead of looking the cells up.
-    pub const MAX_CELLS_PER_OBJECT: i64 = 512;
+/// Where a level's filed objects of each cell are: a dense table of run starts over the
+/// occupied range, or the sparse map.
+#[derive(Debug, Clone, Copy)]
+enum Index {
+    Dense { origin: [i64; 3], dims: [i64; 3] },
+    Sparse,
+}
 
-    /// Below this many small objects the pair search stays on the calling thread.
+impl Default for Index {
+    fn default() -> Self {
+        Index::Dense {
+            origin: [0; 3],
+            dims: [0; 3],
+        }
+    }
+}
+
+impl Grid {
+    /// Below this many objects at a level the pair search of the level stays on the
+    /// calling thread.
     pub const PARALLEL_MIN_OBJECTS: usize = 4096;
 
-    /// An empty grid with cubic cells of side `cell_size` (length units; finite, > 0,
-    /// else 1 is used).
+    /// An empty grid with cubic level-0 cells of side `cell_size` (length units; finite,
+    /// > 0, else 1 is used).
     pub fn new(cell_size: Real) -> Self {
         let cell_size = if cell_size.is_finite() && cell_size > 0.0 {
             cell_size
@@ -193,56 +259,244 @@ impl Grid {
             cell_size,
             objects: Vec::new(),
             len: 0,
-            filed: Vec::new(),
-            filed_exact: Vec::new(),
-            cell_of_filed: Vec::new(),
-            starts: Vec::new(),
-            cursor: Vec::new(),
+            levels: Vec::new(),
             pair_scratch: Vec::new(),
             counts: Vec::new(),
-            large: Vec::new(),
-            sparse: HashMap::default(),
-            order: Vec::new(),
             parallel: true,
         }
     }
 
     /// Whether the pair search may split over the threads of the rayon pool it is called
-    /// in (with the `parallel` feature, from
-    /// [`PARALLEL_MIN_OBJECTS`](Self::PARALLEL_MIN_OBJECTS) small objects up). On by
+    /// in (with the `parallel` feature, for a level of
+    /// [`PARALLEL_MIN_OBJECTS`](Self::PARALLEL_MIN_OBJECTS) objects or more). On by
     /// default; off, the grid never leaves the calling thread.
     pub fn set_parallel(&mut self, on: bool) {
         self.parallel = on;
     }
 
-    /// The side of a cell.
+    /// The side of a level-0 cell.
     pub fn cell_size(&self) -> Real {
         self.cell_size
     }
 
-    fn entry(&self, aabb: Aabb) -> Entry {
-        Entry {
-            aabb,
-            lo: cell_of(self.inv_cell, aabb.mins),
-            hi: cell_of(self.inv_cell, aabb.maxs),
+    /// Files `aabb` as object `id`'s entry (the caller has checked both), making room
+    /// for its level.
+    #[inline]
+    fn put(&mut self, id: u32, aabb: Aabb) {
+        let lo = cell_of(self.inv_cell, aabb.mins);
+        let level = level_of(lo, cell_of(self.inv_cell, aabb.maxs));
+        if self.levels.len() <= level as usize {
+            self.add_levels(level as usize);
+        }
+        self.objects[id as usize] = Some(Entry { aabb, lo, level });
+    }
+
+    #[cold]
+    fn add_levels(&mut self, up_to: usize) {
+        self.levels.resize_with(up_to + 1, Level::default);
+    }
+
+    fn get(&self, id: u32) -> Option<&Entry> {
+        self.objects.get(id as usize).and_then(|e| e.as_ref())
+    }
+
+    /// The level-`i` cells that object `id` (filed at a coarser level) could share with
+    /// an object of level `i`: its own range widened by one cell below (an object filed
+    /// at a level exists).
+    fn coarse_range(&self, id: u32, i: usize) -> ([i64; 3], [i64; 3]) {
+        let Some(e) = self.objects[id as usize].as_ref() else {
+            return ([0; 3], [-1; 3]);
+        };
+        let hi = cell_of(self.inv_cell, e.aabb.maxs);
+        (
+            shifted(e.lo, shift(i)).map(|c| c.saturating_sub(1)),
+            shifted(hi, shift(i)),
+        )
+    }
+
+    /// Whether the pairs of levels `i` and `j` (coarser) are best found from the coarse
+    /// side (each coarse object looks up the fine cells it could share) rather than the
+    /// fine side (each fine object looks up 27 coarse cells): whichever makes fewer
+    /// lookups.
+    fn search_from_coarse(&self, i: usize, j: usize) -> bool {
+        let (fine, coarse) = (&self.levels[i], &self.levels[j]);
+        let per_object = match coarse.index {
+            Index::Dense { .. } => 9, // columns of three cells
+            Index::Sparse => 27,
+        };
+        let fine_side = (fine.order.len() as u64).saturating_mul(per_object);
+        let mut coarse_side = 0u64;
+        for &(_, id) in &coarse.order {
+            let (lo, hi) = self.coarse_range(id, i);
+            coarse_side = coarse_side.saturating_add(fine.lookups(lo, hi));
+            if coarse_side > fine_side {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Pairs between the objects of level `i` and those of the coarser level `j`.
+    fn cross_pairs(&self, i: usize, j: usize, out: &mut Vec<(u32, u32)>) {
+        let (fine, coarse) = (&self.levels[i], &self.levels[j]);
+        let objects = &self.objects;
+        if self.search_from_coarse(i, j) {
+            for &(_, b) in &coarse.order {
+                let Some(e) = objects[b as usize].as_ref() else {
+                    continue;
+                };
+                let fb = Filed::new(b, &e.aabb);
+                let (lo, hi) = self.coarse_range(b, i);
+                fine.visit(lo, hi, &mut |k| {
+                    let a = &fine.filed[k];
+                    if fb.overlaps(a) && confirm(objects, a.id(), b) {
+                        push_pair(out, a.id(), b);
+                    }
+                });
+            }
+        } else {
+            let by = shift(j) - shift(i);
+            for &(cell, a) in &fine.order {
+                let Some(e) = objects[a as usize].as_ref() else {
+                    continue;
+                };
+                let fa = Filed::new(a, &e.aabb);
+                let c = shifted(cell, by);
+                let lo = c.map(|x| x.saturating_sub(1));
+                let hi = c.map(|x| x.saturating_add(1));
+                coarse.visit(lo, hi, &mut |k| {
+                    let b = &coarse.filed[k];
+                    if fa.overlaps(b) && confirm(objects, a, b.id()) {
+                        push_pair(out, a, b.id());
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// The level-0 cell holding `p`. Saturating float-to-int casts keep far-away boxes
+/// finite; they only make cells coarser out there, never wrong (boxes are always tested
+/// exactly, and the cell of a point never decreases as the point moves up an axis).
+fn cell_of(inv_cell: Real, p: Vector) -> [i64; 3] {
+    [
+        floor_i64(p.x * inv_cell),
+        floor_i64(p.y * inv_cell),
+        floor_i64(p.z * inv_cell),
+    ]
+}
+
+/// `x.floor() as i64` without the library call that `floor` is on baseline x86-64
+/// (no SSE4.1): truncate, then step down if that rounded up. Saturates like the cast.
+#[inline]
+fn floor_i64(x: Real) -> i64 {
+    let t = x as i64;
+    if (t as Real) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
+impl Level {
+    /// Files the level's objects (`order`, filled by the caller) by corner cell,
+    /// contiguous per cell, and builds the index.
+    fn file(&mut self, objects: &[Option<Entry>]) {
+        self.filed.clear();
+        self.filed_exact.clear();
+        let n_objects = self.order.len();
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for (cell, _) in &self.order {
+            for k in 0..3 {
+                lo[k] = lo[k].min(cell[k]);
+                hi[k] = hi[k].max(cell[k]);
+            }
+        }
+        if n_objects == 0 {
+            self.starts.clear();
+            self.starts.push(0);
+            self.index = Index::default();
+            return;
+        }
+        let dims = [0, 1, 2].map(|k| (hi[k] as i128 - lo[k] as i128 + 1) as u128);
+        let cells = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
+        let exact_too = cfg!(feature = "f64");
+        if cells <= (16 * n_objects + 4096) as u128 {
+            // Counting sort over the dense range.
+            let dims = dims.map(|d| d as i64);
+            let n = cells as usize;
+            self.starts.clear();
+            self.starts.resize(n + 1, 0);
+            self.cell_of_filed.clear();
+            for &(cell, _) in &self.order {
+                let c = dense_index(cell, lo, dims);
+                self.cell_of_filed.push(c as u32);
+                self.starts[c + 1] += 1;
+            }
+            for i in 0..n {
+                self.starts[i + 1] += self.starts[i];
+            }
+            self.filed.resize(n_objects, Filed::PLACEHOLDER);
+            if exact_too {
+                self.filed_exact
+                    .resize(n_objects, Aabb::new(Vector::ZERO, Vector::ZERO));
+            }
+            // Scatter, each cell's cursor starting at its run's start.
+            self.cursor.clear();
+            self.cursor.extend_from_slice(&self.starts[..n]);
+            for (&(_, id), &c) in self.order.iter().zip(&self.cell_of_filed) {
+                let Some(e) = objects[id as usize].as_ref() else {
+                    continue;
+                };
+                let at = self.cursor[c as usize] as usize;
+                self.cursor[c as usize] += 1;
+                self.filed[at] = Filed::new(id, &e.aabb);
+                if exact_too {
+                    self.filed_exact[at] = e.aabb;
+                }
+            }
+            self.index = Index::Dense { origin: lo, dims };
+        } else {
+            // Sparse: sort by cell, map each occupied cell to its run.
+            self.order.sort_unstable();
+            self.sparse.clear();
+            let mut start = 0;
+            while start < self.order.len() {
+                let cell = self.order[start].0;
+                let mut end = start + 1;
+                while end < self.order.len() && self.order[end].0 == cell {
+                    end += 1;
+                }
+                self.sparse
+                    .insert(CellKey(cell), (start as u32, end as u32));
+                start = end;
+            }
+            for &(_, id) in &self.order {
+                if let Some(e) = objects[id as usize].as_ref() {
+                    self.filed.push(Filed::new(id, &e.aabb));
+                    if exact_too {
+                        self.filed_exact.push(e.aabb);
+                    }
+                }
+            }
+            self.index = Index::Sparse;
         }
     }
 
-    /// The exact test of two listed objects.
-    fn exact(&self, a: u32, b: u32) -> bool {
-        match (&self.objects[a as usize], &self.objects[b as usize]) {
-            (Some(x), Some(y)) => x.aabb.intersects(&y.aabb),
-            _ => false,
-        }
-    }
-
-    /// Pairs among the small objects of a dense filing with `dims` cells: on rayon's pool,
-    /// slab by slab of cells along x, when the `parallel` feature is on, the pool has
-    /// more than one thread and there are enough objects to share.
-    fn dense_pairs(&self, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
+    /// Pairs within the level: on rayon's pool, slab by slab of cells along x, when
+    /// allowed, the `parallel` feature is on, the pool has more than one thread, the
+    /// index is dense and there are enough objects to share.
+    fn pairs(&self, parallel: bool, out: &mut Vec<(u32, u32)>) {
+        let dims = match self.index {
+            Index::Dense { dims, .. } => dims,
+            Index::Sparse => {
+                self.sparse_pairs(out);
+                return;
+            }
+        };
         #[cfg(feature = "parallel")]
-        if self.parallel
-            && self.filed.len() >= Self::PARALLEL_MIN_OBJECTS
+        if parallel
+            && self.filed.len() >= Grid::PARALLEL_MIN_OBJECTS
             && rayon::current_num_threads() > 1
         {
             use rayon::prelude::*;
@@ -258,51 +512,80 @@ impl Grid {
             }
             return;
         }
+        let _ = parallel;
         self.dense_slabs(0..dims[0], dims, out);
     }
 
-    /// Pairs of the small objects whose corner cells have x in `xs`, with each other and
-    /// with the forward neighbours of their cells.
+    /// Pairs of the objects whose corner cells have table x in `xs`, with each other
+    /// and with the forward neighbours of their cells.
     fn dense_slabs(&self, xs: std::ops::Range<i64>, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
-        let [dx, dy, dz] = dims;
-        // Cells along z are adjacent in the table, so the forward neighbours are five
-        // contiguous ranges of filed objects: (x, y, z+1); (x, y+1, z-1..=z+1); and
-        // (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
-        let starts = &self.starts;
-        let column = |x: i64, y: i64, z0: i64, z1: i64| -> (usize, usize) {
-            if x >= dx || y < 0 || y >= dy {
-                return (0, 0);
-            }
-            let (z0, z1) = (z0.max(0), z1.min(dz - 1));
-            if z0 > z1 {
-                return (0, 0);
-            }
-            let base = (x * dy + y) * dz;
-            (
-                starts[(base + z0) as usize] as usize,
-                starts[(base + z1 + 1) as usize] as usize,
-            )
-        };
+        let dy = dims[1];
         for x in xs {
             for y in 0..dy {
-                for z in 0..dz {
-                    let c = ((x * dy + y) * dz + z) as usize;
-                    let here = (starts[c] as usize, starts[c + 1] as usize);
+                // Cells along z are adjacent in the table, so the forward neighbours are
+                // five contiguous ranges of filed objects: (x, y, z+1); (x, y+1,
+                // z-1..=z+1); and (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
+                for z in 0..dims[2] {
+                    let c = ((x * dy + y) * dims[2] + z) as usize;
+                    let here = (self.starts[c] as usize, self.starts[c + 1] as usize);
                     if here.0 == here.1 {
                         continue;
                     }
                     self.within(here, out);
                     for there in [
-                        column(x, y, z + 1, z + 1),
-                        column(x, y + 1, z - 1, z + 1),
-                        column(x + 1, y - 1, z - 1, z + 1),
-                        column(x + 1, y, z - 1, z + 1),
-                        column(x + 1, y + 1, z - 1, z + 1),
+                        self.column(dims, x, y, z + 1, z + 1),
+                        self.column(dims, x, y + 1, z - 1, z + 1),
+                        self.column(dims, x + 1, y - 1, z - 1, z + 1),
+                        self.column(dims, x + 1, y, z - 1, z + 1),
+                        self.column(dims, x + 1, y + 1, z - 1, z + 1),
                     ] {
                         self.between(here, there, out);
                     }
                 }
             }
+        }
+    }
+
+    /// The filed objects of table cells (x, y, z0..=z1), clipped to the table.
+    #[inline]
+    fn column(&self, dims: [i64; 3], x: i64, y: i64, z0: i64, z1: i64) -> (usize, usize) {
+        let [dx, dy, dz] = dims;
+        if x < 0 || x >= dx || y < 0 || y >= dy {
+            return (0, 0);
+        }
+        let (z0, z1) = (z0.max(0), z1.min(dz - 1));
+        if z0 > z1 {
+            return (0, 0);
+        }
+        let base = (x * dy + y) * dz;
+        (
+            self.starts[(base + z0) as usize] as usize,
+            self.starts[(base + z1 + 1) as usize] as usize,
+        )
+    }
+
+    /// Pairs within the level under the sparse index.
+    fn sparse_pairs(&self, out: &mut Vec<(u32, u32)>) {
+        let mut start = 0;
+        while start < self.order.len() {
+            let cell = self.order[start].0;
+            let here = self.sparse.get(&CellKey(cell)).copied().unwrap_or((0, 0));
+            let here = (here.0 as usize, here.1 as usize);
+            self.within(here, out);
+            for d in FORWARD {
+                // No cell lies beyond a saturated coordinate: skip those.
+                let (Some(x), Some(y), Some(z)) = (
+                    cell[0].checked_add(d[0]),
+                    cell[1].checked_add(d[1]),
+                    cell[2].checked_add(d[2]),
+                ) else {
+                    continue;
+                };
+                if let Some(&(s, e)) = self.sparse.get(&CellKey([x, y, z])) {
+                    self.between(here, (s as usize, e as usize), out);
+                }
+            }
+            start = here.1.max(start + 1);
         }
     }
 
@@ -344,159 +627,77 @@ impl Grid {
         }
     }
 
-    fn get(&self, id: u32) -> Option<&Entry> {
-        self.objects.get(id as usize).and_then(|e| e.as_ref())
-    }
-}
-
-/// The cell holding `p`. Saturating float-to-int casts keep far-away boxes finite; they
-/// only make cells coarser out there, never wrong (boxes are always tested exactly, and
-/// an object whose cells saturate counts as large).
-fn cell_of(inv_cell: Real, p: Vector) -> [i64; 3] {
-    [
-        floor_i64(p.x * inv_cell),
-        floor_i64(p.y * inv_cell),
-        floor_i64(p.z * inv_cell),
-    ]
-}
-
-/// `x.floor() as i64` without the library call that `floor` is on baseline x86-64
-/// (no SSE4.1): truncate, then step down if that rounded up. Saturates like the cast.
-#[inline]
-fn floor_i64(x: Real) -> i64 {
-    let t = x as i64;
-    if (t as Real) > x {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
-}
-
-/// Where the filed objects of each cell are: a dense table of run starts over the
-/// occupied range, or the sparse map.
-enum Index {
-    Dense { origin: [i64; 3], dims: [i64; 3] },
-    Sparse,
-}
-
-impl Grid {
-    /// Files the small objects by corner cell (contiguous per cell) and lists the large
-    /// ones; returns how to find a cell's run.
-    fn file(&mut self) -> Index {
-        self.filed.clear();
-        self.filed_exact.clear();
-        self.large.clear();
-        // One pass over the entries: the small ones' corner cells, in id order, and the
-        // occupied range.
-        self.order.clear();
-        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
-        for (id, e) in self.objects.iter().enumerate() {
-            let Some(e) = e else { continue };
-            if e.large() {
-                self.large.push(id as u32);
-                continue;
+    /// The cell range `lo..=hi` clipped to the occupied range: table coordinates
+    /// `(lo, hi)` for a dense index, `None` if they do not meet.
+    fn clip(&self, lo: [i64; 3], hi: [i64; 3]) -> Option<([i64; 3], [i64; 3])> {
+        let Index::Dense { origin, dims } = self.index else {
+            return Some((lo, hi));
+        };
+        let mut out = ([0; 3], [0; 3]);
+        for k in 0..3 {
+            let a = (lo[k] as i128 - origin[k] as i128).max(0);
+            let b = (hi[k] as i128 - origin[k] as i128).min(dims[k] as i128 - 1);
+            if a > b {
+                return None;
             }
-            self.order.push((e.lo, id as u32));
-            for k in 0..3 {
-                lo[k] = lo[k].min(e.lo[k]);
-                hi[k] = hi[k].max(e.lo[k]);
-            }
+            (out.0[k], out.1[k]) = (a as i64, b as i64);
         }
-        let small = self.order.len();
-        if small == 0 {
-            self.starts.clear();
-            self.starts.push(0);
-            return Index::Dense {
-                origin: [0; 3],
-                dims: [0; 3],
-            };
+        Some(out)
+    }
+
+    /// How many lookups [`Level::visit`] makes for the range `lo..=hi`.
+    fn lookups(&self, lo: [i64; 3], hi: [i64; 3]) -> u64 {
+        let Some((a, b)) = self.clip(lo, hi) else {
+            return 0;
+        };
+        let n = |k: usize| (b[k] as i128 - a[k] as i128 + 1).max(0) as u64;
+        match self.index {
+            Index::Dense { .. } => n(0).saturating_mul(n(1)),
+            Index::Sparse => n(0)
+                .saturating_mul(n(1))
+                .saturating_mul(n(2))
+                .min(self.filed.len() as u64),
         }
-        let dims = [0, 1, 2].map(|k| (hi[k] as i128 - lo[k] as i128 + 1) as u128);
-        let cells = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
-        let objects = &self.objects;
-        let exact_too = cfg!(feature = "f64");
-        if cells <= (4 * small + 4096) as u128 {
-            // Counting sort over the dense range.
-            let dims = dims.map(|d| d as i64);
-            let n = cells as usize;
-            self.starts.clear();
-            self.starts.resize(n + 1, 0);
-            self.cell_of_filed.clear();
-            for &(cell, _) in &self.order {
-                let c = dense_index(cell, lo, dims);
-                self.cell_of_filed.push(c as u32);
-                self.starts[c + 1] += 1;
-            }
-            for i in 0..n {
-                self.starts[i + 1] += self.starts[i];
-            }
-            self.filed.resize(small, Filed::PLACEHOLDER);
-            if exact_too {
-                self.filed_exact
-                    .resize(small, Aabb::new(Vector::ZERO, Vector::ZERO));
-            }
-            // Scatter, each cell's cursor starting at its run's start.
-            self.cursor.clear();
-            self.cursor.extend_from_slice(&self.starts[..n]);
-            for (&(_, id), &c) in self.order.iter().zip(&self.cell_of_filed) {
-                let Some(e) = objects[id as usize].as_ref() else {
-                    continue;
-                };
-                let at = self.cursor[c as usize] as usize;
-                self.cursor[c as usize] += 1;
-                self.filed[at] = Filed::new(id, &e.aabb);
-                if exact_too {
-                    self.filed_exact[at] = e.aabb;
-                }
-            }
-            Index::Dense { origin: lo, dims }
-        } else {
-            // Sparse: sort by cell, map each occupied cell to its run.
-            self.order.sort_unstable();
-            self.sparse.clear();
-            let mut start = 0;
-            while start < self.order.len() {
-                let cell = self.order[start].0;
-                let mut end = start + 1;
-                while end < self.order.len() && self.order[end].0 == cell {
-                    end += 1;
-                }
-                self.sparse.insert(cell, (start as u32, end as u32));
-                start = end;
-            }
-            for &(_, id) in &self.order {
-                if let Some(e) = objects[id as usize].as_ref() {
-                    self.filed.push(Filed::new(id, &e.aabb));
-                    if exact_too {
-                        self.filed_exact.push(e.aabb);
+    }
+
+    /// Calls `f` with the position in `filed` of every object whose corner cell lies in
+    /// `lo..=hi` (level cells, inclusive).
+    fn visit(&self, lo: [i64; 3], hi: [i64; 3], f: &mut impl FnMut(usize)) {
+        let Some((a, b)) = self.clip(lo, hi) else {
+            return;
+        };
+        match self.index {
+            Index::Dense { dims, .. } => {
+                for x in a[0]..=b[0] {
+                    for y in a[1]..=b[1] {
+                        let (s, e) = self.column(dims, x, y, a[2], b[2]);
+                        (s..e).for_each(&mut *f);
                     }
                 }
             }
-            Index::Sparse
-        }
-    }
-
-    /// The filed objects of `cell` (empty if none).
-    fn run(&self, index: &Index, cell: [i64; 3]) -> &[Filed] {
-        let (s, e) = match index {
-            Index::Dense { origin, dims } => {
-                let inside = (0..3).all(|k| {
-                    cell[k]
-                        .checked_sub(origin[k])
-                        .is_some_and(|d| (0..dims[k]).contains(&d))
+            Index::Sparse => {
+                let cells = (0..3).fold(1u128, |acc, k| {
+                    acc.saturating_mul((b[k] as i128 - a[k] as i128 + 1) as u128)
                 });
-                if !inside {
-                    return &[];
+                if cells <= self.filed.len() as u128 {
+                    for x in a[0]..=b[0] {
+                        for y in a[1]..=b[1] {
+                            for z in a[2]..=b[2] {
+                                if let Some(&(s, e)) = self.sparse.get(&CellKey([x, y, z])) {
+                                    (s as usize..e as usize).for_each(&mut *f);
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for (k, (cell, _)) in self.order.iter().enumerate() {
+                        if (0..3).all(|i| (a[i]..=b[i]).contains(&cell[i])) {
+                            f(k);
+                        }
+                    }
                 }
-                let c = dense_index(cell, *origin, *dims);
-                (self.starts[c], self.starts[c + 1])
             }
-            Index::Sparse => match self.sparse.get(&cell) {
-                Some(&r) => r,
-                None => return &[],
-            },
-        };
-        &self.filed[s as usize..e as usize]
+        }
     }
 }
 
@@ -555,7 +756,7 @@ impl BroadPhase for Grid {
             return Err(BroadPhaseError::Duplicate(id));
         }
         super::grow_to(&mut self.objects, id, None)?;
-        self.objects[id as usize] = Some(self.entry(aabb));
+        self.put(id, aabb);
         self.len += 1;
         Ok(())
     }
@@ -563,7 +764,7 @@ impl BroadPhase for Grid {
     fn update(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
         self.get(id).ok_or(BroadPhaseError::Missing(id))?;
         check_aabb(id, &aabb)?;
-        self.objects[id as usize] = Some(self.entry(aabb));
+        self.put(id, aabb);
         Ok(())
     }
 
@@ -576,67 +777,27 @@ impl BroadPhase for Grid {
 
     fn overlapping_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        let index = self.file();
-        // Small against small: each occupied cell with itself and its forward neighbours.
-        match &index {
-            Index::Dense { origin: _, dims } => self.dense_pairs(*dims, out),
-            Index::Sparse => {
-                let mut start = 0;
-                while start < self.order.len() {
-                    let cell = self.order[start].0;
-                    let here = self.sparse.get(&cell).copied().unwrap_or((0, 0));
-                    let here = (here.0 as usize, here.1 as usize);
-                    self.within(here, out);
-                    for d in FORWARD {
-                        // No cell lies beyond a saturated coordinate: skip those.
-                        let (Some(x), Some(y), Some(z)) = (
-                            cell[0].checked_add(d[0]),
-                            cell[1].checked_add(d[1]),
-                            cell[2].checked_add(d[2]),
-                        ) else {
-                            continue;
-                        };
-                        if let Some(&(s, e)) = self.sparse.get(&[x, y, z]) {
-                            self.between(here, (s as usize, e as usize), out);
-                        }
-                    }
-                    start = here.1.max(start + 1);
-                }
-            }
+        for level in &mut self.levels {
+            level.order.clear();
         }
-        // Large against small (through the cells they could share) and against large.
-        for (i, &l) in self.large.iter().enumerate() {
-            let Some(e) = self.objects[l as usize].as_ref() else {
+        for (id, e) in self.objects.iter().enumerate() {
+            let Some(e) = e else { continue };
+            let k = e.level as usize;
+            self.levels[k]
+                .order
+                .push((shifted(e.lo, shift(k)), id as u32));
+        }
+        for level in &mut self.levels {
+            level.file(&self.objects);
+        }
+        for (i, level) in self.levels.iter().enumerate() {
+            if level.order.is_empty() {
                 continue;
-            };
-            let lo = e.lo.map(|c| c.saturating_sub(1));
-            let span = (0..3).fold(1i64, |acc, k| {
-                acc.saturating_mul(e.hi[k].saturating_sub(lo[k]).saturating_add(1))
-            });
-            if span <= Self::MAX_CELLS_PER_OBJECT {
-                for x in lo[0]..=e.hi[0] {
-                    for y in lo[1]..=e.hi[1] {
-                        for z in lo[2]..=e.hi[2] {
-                            for b in self.run(&index, [x, y, z]) {
-                                if self.exact(l, b.id()) {
-                                    push_pair(out, l, b.id());
-                                }
-                            }
-                        }
-                    }
-                }
-            } else {
-                for b in &self.filed {
-                    if self.exact(l, b.id()) {
-                        push_pair(out, l, b.id());
-                    }
-                }
             }
-            for &m in &self.large[i + 1..] {
-                if let Some(f) = self.objects[m as usize].as_ref() {
-                    if e.aabb.intersects(&f.aabb) {
-                        push_pair(out, l, m);
-                    }
+            level.pairs(self.parallel, out);
+            for j in i + 1..self.levels.len() {
+                if !self.levels[j].order.is_empty() {
+                    self.cross_pairs(i, j, out);
                 }
             }
         }
@@ -741,6 +902,84 @@ mod tests {
         ] {
             assert_eq!(floor_i64(v), v.floor() as i64, "{v}");
         }
+    }
+
+    /// Boxes from 1e-2 to 1e2 over a 1e-2 grid: a dozen levels, pairs across them found
+    /// from the fine side (a few small boxes among many large ones) and from the coarse
+    /// side (a few large among many small), with dense and sparse levels, equal brute
+    /// force.
+    #[test]
+    fn levels_and_both_cross_level_searches_equal_brute_force() {
+        let mut next = uniform(0xfeed_beef);
+        // (small boxes, large boxes, spread of centres): spreads 5 and 300 give dense
+        // and sparse levels.
+        for (small, large, spread) in [(600, 8, 5.0), (8, 600, 5.0), (500, 500, 300.0)] {
+            let mut grid = Grid::new(0.01);
+            let mut boxes = Vec::new();
+            for id in 0..(small + large) as u32 {
+                // Sizes log-uniform over 1e-2..1e-1 (small) or 1e0..1e2 (large).
+                let size = if (id as usize) < small {
+                    (10.0f64).powf(-2.0 + next())
+                } else {
+                    (10.0f64).powf(2.0 * next())
+                };
+                let c =
+                    Vector::new(next() as Real, next() as Real, next() as Real) * spread as Real;
+                let h = Vector::new(next() as Real, next() as Real, next() as Real)
+                    * (size * 0.5) as Real;
+                let b = Aabb::new(c - h, c + h);
+                grid.insert(id, b).expect("valid box");
+                boxes.push((id, b));
+            }
+            let mut out = Vec::new();
+            grid.overlapping_pairs(&mut out);
+            assert_eq!(
+                out,
+                brute_force_pairs(&boxes),
+                "{small} small, {large} large"
+            );
+            let levels: Vec<usize> = (0..grid.levels.len())
+                .filter(|&k| !grid.levels[k].order.is_empty())
+                .collect();
+            assert!(levels.len() >= 8, "{levels:?}");
+            // Which way the first and the last level meet the others.
+            let (first, last) = (levels[0], levels[levels.len() - 1]);
+            let sides: Vec<bool> = levels[1..]
+                .iter()
+                .map(|&j| grid.search_from_coarse(first, j))
+                .chain(
+                    levels[..levels.len() - 1]
+                        .iter()
+                        .map(|&i| grid.search_from_coarse(i, last)),
+                )
+                .collect();
+            match (small, large) {
+                (600, 8) => assert!(sides.contains(&true), "{sides:?}"),
+                (8, 600) => assert!(sides.contains(&false), "{sides:?}"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Boxes a thousand cells across, all of them: they move up ten levels and the
+    /// search stays linear (before levels, every such pair was tested directly).
+    #[test]
+    fn boxes_far_larger_than_a_cell_equal_brute_force() {
+        let mut next = uniform(0x5eed);
+        let mut grid = Grid::new(1e-3);
+        let mut boxes = Vec::new();
+        for id in 0..3000u32 {
+            let c = Vector::new(next() as Real, next() as Real, next() as Real) * 30.0;
+            let h = Vector::splat((0.5 + next()) as Real);
+            let b = Aabb::new(c - h, c + h);
+            grid.insert(id, b).expect("valid box");
+            boxes.push((id, b));
+        }
+        let mut out = Vec::new();
+        grid.overlapping_pairs(&mut out);
+        assert!(out.len() > 1000, "{}", out.len());
+        assert_eq!(out, brute_force_pairs(&boxes));
+        assert!(grid.levels.iter().take(10).all(|l| l.order.is_empty()));
     }
 
     /// Both filings (dense table, sparse map), small and large objects, far-away

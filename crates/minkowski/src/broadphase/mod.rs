@@ -2,7 +2,8 @@
 //!
 //! One trait, [`BroadPhase`], three implementations, each in its own file:
 //!
-//! * [`Grid`]: a uniform spatial hash (seed 000's demo grid, in 3D and incremental);
+//! * [`Grid`]: a hierarchical uniform grid (seed 000's demo grid, in 3D, with levels of
+//!   doubling cells, so that objects far larger than a cell do not make it quadratic);
 //! * [`SweepAndPrune`]: incremental sweep and prune on three axes with temporal coherence
 //!   (insertion sort of nearly sorted endpoints, pair added/removed events);
 //! * [`DynamicTree`]: a dynamic AABB tree with fat boxes, incremental insert/remove,
