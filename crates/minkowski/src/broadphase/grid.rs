@@ -75,6 +75,24 @@ struct Entry {
     lo: [i64; 3],
     /// The level the object is filed at.
     level: u8,
+    /// Where it sits within its corner cell's run: see [`slot_code`].
+    code: u8,
+}
+
+/// Sub-slots of a cell's run, by which of the cell's upper faces the box crosses along
+/// x and y: y only, both, x only, neither. Those crossing x, those crossing y and those
+/// crossing both are then each one contiguous stretch of the run.
+const SLOTS: usize = 4;
+
+/// The sub-slot of a box that crosses its corner cell's upper face along x (`cx`)
+/// and along y (`cy`).
+fn slot_code(cx: bool, cy: bool) -> u8 {
+    match (cx, cy) {
+        (false, true) => 0,
+        (true, true) => 1,
+        (true, false) => 2,
+        (false, false) => 3,
+    }
 }
 
 /// An object filed under its corner cell, for the pair pass: its box in single
@@ -179,7 +197,7 @@ pub struct Grid {
 struct Level {
     /// The level's objects: (corner cell at this level, id), in id order, or sorted by
     /// cell with the sparse index (then `filed[i]` is `order[i]`'s).
-    order: Vec<([i64; 3], u32)>,
+    order: Vec<([i64; 3], u32, u8)>,
     /// The objects' boxes, each cell's contiguous.
     filed: Vec<Filed>,
     /// The exact boxes of `filed`, same order (f64 build only; empty otherwise).
@@ -284,11 +302,20 @@ impl Grid {
     #[inline]
     fn put(&mut self, id: u32, aabb: Aabb) {
         let lo = cell_of(self.inv_cell, aabb.mins);
-        let level = level_of(lo, cell_of(self.inv_cell, aabb.maxs));
+        let hi = cell_of(self.inv_cell, aabb.maxs);
+        let level = level_of(lo, hi);
         if self.levels.len() <= level as usize {
             self.add_levels(level as usize);
         }
-        self.objects[id as usize] = Some(Entry { aabb, lo, level });
+        let s = shift(level as usize);
+        let crosses = |k: usize| hi[k] >> s != lo[k] >> s;
+        let code = slot_code(crosses(0), crosses(1));
+        self.objects[id as usize] = Some(Entry {
+            aabb,
+            lo,
+            level,
+            code,
+        });
     }
 
     #[cold]
@@ -326,7 +353,7 @@ impl Grid {
         };
         let fine_side = (fine.order.len() as u64).saturating_mul(per_object);
         let mut coarse_side = 0u64;
-        for &(_, id) in &coarse.order {
+        for &(_, id, _) in &coarse.order {
             let (lo, hi) = self.coarse_range(id, i);
             coarse_side = coarse_side.saturating_add(fine.lookups(lo, hi));
             if coarse_side > fine_side {
@@ -341,7 +368,7 @@ impl Grid {
         let (fine, coarse) = (&self.levels[i], &self.levels[j]);
         let objects = &self.objects;
         if self.search_from_coarse(i, j) {
-            for &(_, b) in &coarse.order {
+            for &(_, b, _) in &coarse.order {
                 let Some(e) = objects[b as usize].as_ref() else {
                     continue;
                 };
@@ -356,7 +383,7 @@ impl Grid {
             }
         } else {
             let by = shift(j) - shift(i);
-            for &(cell, a) in &fine.order {
+            for &(cell, a, _) in &fine.order {
                 let Some(e) = objects[a as usize].as_ref() else {
                     continue;
                 };
@@ -406,7 +433,7 @@ impl Level {
         self.filed_exact.clear();
         let n_objects = self.order.len();
         let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
-        for (cell, _) in &self.order {
+        for (cell, _, _) in &self.order {
             for k in 0..3 {
                 lo[k] = lo[k].min(cell[k]);
                 hi[k] = hi[k].max(cell[k]);
@@ -422,14 +449,14 @@ impl Level {
         let cells = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
         let exact_too = cfg!(feature = "f64");
         if cells <= (16 * n_objects + 4096) as u128 {
-            // Counting sort over the dense range.
+            // Counting sort over the dense range, each cell's run in its sub-slots.
             let dims = dims.map(|d| d as i64);
-            let n = cells as usize;
+            let n = cells as usize * SLOTS;
             self.starts.clear();
             self.starts.resize(n + 1, 0);
             self.cell_of_filed.clear();
-            for &(cell, _) in &self.order {
-                let c = dense_index(cell, lo, dims);
+            for &(cell, _, code) in &self.order {
+                let c = dense_index(cell, lo, dims) * SLOTS + code as usize;
                 self.cell_of_filed.push(c as u32);
                 self.starts[c + 1] += 1;
             }
@@ -444,7 +471,7 @@ impl Level {
             // Scatter, each cell's cursor starting at its run's start.
             self.cursor.clear();
             self.cursor.extend_from_slice(&self.starts[..n]);
-            for (&(_, id), &c) in self.order.iter().zip(&self.cell_of_filed) {
+            for (&(_, id, _), &c) in self.order.iter().zip(&self.cell_of_filed) {
                 let Some(e) = objects[id as usize].as_ref() else {
                     continue;
                 };
@@ -471,7 +498,7 @@ impl Level {
                     .insert(CellKey(cell), (start as u32, end as u32));
                 start = end;
             }
-            for &(_, id) in &self.order {
+            for &(_, id, _) in &self.order {
                 if let Some(e) = objects[id as usize].as_ref() {
                     self.filed.push(Filed::new(id, &e.aabb));
                     if exact_too {
@@ -524,23 +551,24 @@ impl Level {
             for y in 0..dy {
                 // Cells along z are adjacent in the table, so the forward neighbours are
                 // five contiguous ranges of filed objects: (x, y, z+1); (x, y+1,
-                // z-1..=z+1); and (x+1, y+d, z-1..=z+1) for d = -1, 0, 1.
+                // z-1..=z+1); and (x+1, y+d, z-1..=z+1) for d = -1, 0, 1. A box meets
+                // one in a cell above its own along x (or y) only if it crosses its
+                // cell's upper face along x (or y): the sub-slots give those directly.
                 for z in 0..dims[2] {
-                    let c = ((x * dy + y) * dims[2] + z) as usize;
-                    let here = (self.starts[c] as usize, self.starts[c + 1] as usize);
-                    if here.0 == here.1 {
+                    let c = ((x * dy + y) * dims[2] + z) as usize * SLOTS;
+                    let at = |k: usize| self.starts[c + k] as usize;
+                    let all = (at(0), at(SLOTS));
+                    if all.0 == all.1 {
                         continue;
                     }
-                    self.within(here, out);
-                    for there in [
-                        self.column(dims, x, y, z + 1, z + 1),
-                        self.column(dims, x, y + 1, z - 1, z + 1),
-                        self.column(dims, x + 1, y - 1, z - 1, z + 1),
-                        self.column(dims, x + 1, y, z - 1, z + 1),
-                        self.column(dims, x + 1, y + 1, z - 1, z + 1),
-                    ] {
-                        self.between(here, there, out);
-                    }
+                    let (cross_y, cross_x, cross_xy) =
+                        ((at(0), at(2)), (at(1), at(3)), (at(1), at(2)));
+                    self.within(all, out);
+                    self.between(all, self.column(dims, x, y, z + 1, z + 1), out);
+                    self.between(cross_y, self.column(dims, x, y + 1, z - 1, z + 1), out);
+                    self.between(cross_x, self.column(dims, x + 1, y - 1, z - 1, z + 1), out);
+                    self.between(cross_x, self.column(dims, x + 1, y, z - 1, z + 1), out);
+                    self.between(cross_xy, self.column(dims, x + 1, y + 1, z - 1, z + 1), out);
                 }
             }
         }
@@ -559,8 +587,8 @@ impl Level {
         }
         let base = (x * dy + y) * dz;
         (
-            self.starts[(base + z0) as usize] as usize,
-            self.starts[(base + z1 + 1) as usize] as usize,
+            self.starts[(base + z0) as usize * SLOTS] as usize,
+            self.starts[(base + z1 + 1) as usize * SLOTS] as usize,
         )
     }
 
@@ -690,7 +718,7 @@ impl Level {
                         }
                     }
                 } else {
-                    for (k, (cell, _)) in self.order.iter().enumerate() {
+                    for (k, (cell, _, _)) in self.order.iter().enumerate() {
                         if (0..3).all(|i| (a[i]..=b[i]).contains(&cell[i])) {
                             f(k);
                         }
@@ -785,7 +813,7 @@ impl BroadPhase for Grid {
             let k = e.level as usize;
             self.levels[k]
                 .order
-                .push((shifted(e.lo, shift(k)), id as u32));
+                .push((shifted(e.lo, shift(k)), id as u32, e.code));
         }
         for level in &mut self.levels {
             level.file(&self.objects);
