@@ -210,6 +210,8 @@ fn run_in_pool(
                 "broad_ms": broad, "narrow_ms": t.narrow_ms,
                 // broad_ms = move_ms (new poses and boxes into the broad phase) + pair_ms.
                 "move_ms": broad - t.broad_ms, "pair_ms": t.broad_ms,
+                // Pairs left untested: apart by more than their objects moved since.
+                "skipped": t.skipped,
             });
             if args.verify {
                 line["verified"] = json!(verdict.is_none());

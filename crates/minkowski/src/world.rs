@@ -5,7 +5,8 @@
 //! insert / set_pose / remove ──► world boxes ──► broad phase (grid | sweep and prune | tree)
 //!                                                   │ pairs whose boxes overlap
 //!                                                   ▼
-//!        per-pair GjkCache ◄──► narrow phase: intersects (warm-started GJK), then contact
+//!   per-pair GjkCache + separation ◄──► narrow phase: skip (still apart), else
+//!                                        intersects (warm-started GJK), then contact
 //!                                                   │
 //!                                                   ▼
 //!                         contacts + started / ongoing / stopped events
@@ -17,7 +18,15 @@
 //! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a [`GjkCache`]
 //! for as long as its boxes overlap, so coherent motion warm-starts GJK frame after
 //! frame: a pair that was apart is usually confirmed apart by one support call per shape
-//! along its cached separating axis. With the default `parallel` feature the narrow
+//! along its cached separating axis.
+//!
+//! A pair proved apart also keeps the separation its test certified, and every move
+//! lowers it by a bound on how far any point of the object can have gone (`|Δt| +
+//! 2 min(|q₁ − q₀|, |q₁ + q₀|) r`, `r` the distance from the local origin to the far
+//! corner of the local box). While it stays above the contact margin the pair is not
+//! tested at all (the idea of Bullet's `btConvexSeparatingDistanceUtil`);
+//! [`UpdateTimings::skipped`] counts those. An object inserted or removed voids the
+//! separations of its slot. With the default `parallel` feature the narrow
 //! phase, the batch moves of [`World::set_poses`] and the grid's pair search run on
 //! rayon's thread pool (the one the call is made in); [`WorldOptions::parallel`] turns
 //! that off.
@@ -142,6 +151,9 @@ impl Default for WorldOptions {
 struct Object {
     shape: Collider,
     pose: Pose,
+    /// Distance from the local origin to the farthest corner of the local box (length
+    /// units): no point of the shape is farther.
+    radius: Real,
 }
 
 /// The live object `h` names among `slots`.
@@ -158,6 +170,7 @@ fn object_in(slots: &[Slot], h: ObjectHandle) -> Result<&Object, WorldError> {
 struct Placed<'a> {
     shape: &'a Collider,
     pose: Pose,
+    radius: Real,
 }
 
 impl Object {
@@ -165,7 +178,48 @@ impl Object {
         Placed {
             shape: &self.shape,
             pose: self.pose,
+            radius: self.radius,
         }
+    }
+}
+
+/// What a broad-phase pair keeps from update to update: its GJK warm start, and a lower
+/// bound on the distance between its shapes (length units; −∞ when unknown or in
+/// contact), lowered each update by how far the two objects may have moved.
+#[derive(Debug, Clone, Copy)]
+struct PairState {
+    cache: GjkCache,
+    separation: Real,
+}
+
+impl PairState {
+    const NEW: PairState = PairState {
+        cache: GjkCache::new(),
+        separation: Real::NEG_INFINITY,
+    };
+}
+
+/// How far any point within `radius` of a shape's local origin can move when its pose
+/// goes from `from` to `to` (length units): `|Δt| + 2 min(|q₁ − q₀|, |q₁ + q₀|) radius`,
+/// since `q p q* − r p r* = (q − r) p q* + r p (q − r)*` for unit quaternions and `±q`
+/// are one rotation. Rounding is covered by a relative 16 ε; rotations further than
+/// 1e-3 from unit give +∞ (no bound is claimed).
+fn motion_bound(from: &Pose, to: &Pose, radius: Real) -> Real {
+    let (q0, q1) = (from.rotation, to.rotation);
+    let (n0, n1) = (q0.length_squared() - 1.0, q1.length_squared() - 1.0);
+    if !(n0.abs() <= 1e-3 && n1.abs() <= 1e-3) {
+        return Real::INFINITY;
+    }
+    let turn = (q1 - q0).length().min((q1 + q0).length());
+    // A quaternion of norm² 1 + n rotates and scales by up to 1 + |n|: allow for it.
+    let d = (to.translation - from.translation).length()
+        + (2.0 * turn + 4.0 * (n0.abs() + n1.abs())) * radius;
+    let eps = 16.0 * crate::math::EPSILON;
+    let d = d * (1.0 + eps) + eps * (to.translation.abs().max_element() + radius);
+    if d.is_nan() {
+        Real::INFINITY
+    } else {
+        d
     }
 }
 
@@ -183,6 +237,9 @@ pub struct UpdateTimings {
     pub narrow_ms: f64,
     /// Pairs the broad phase reported.
     pub pairs: usize,
+    /// Of those, pairs not tested: still apart by more than the contact margin whatever
+    /// their objects' motion since the test that last proved them apart.
+    pub skipped: usize,
 }
 
 /// A collision world. See the module notes.
@@ -191,8 +248,11 @@ pub struct World {
     free: Vec<u32>,
     broad: Box<dyn BroadPhase + Send>,
     options: WorldOptions,
-    /// Broad-phase pairs of the last update with their caches, sorted by key.
-    pair_caches: Vec<(u64, GjkCache)>,
+    /// Broad-phase pairs of the last update with their states, sorted by key.
+    pair_caches: Vec<(u64, PairState)>,
+    /// Per object slot: how far the object may have moved since the last update
+    /// ([`motion_bound`], summed over its moves; +∞ for a slot emptied or filled since).
+    motion: Vec<Real>,
     /// The pairs in contact after the last update, sorted by object indices.
     contacts: Vec<WorldContact>,
     events: Vec<ContactEvent>,
@@ -200,9 +260,9 @@ pub struct World {
     // Buffers kept from update to update (a fresh 10^5-pair allocation each frame costs
     // page faults).
     pairs_buf: Vec<(u32, u32)>,
-    spare_caches: Vec<(u64, GjkCache)>,
+    spare_caches: Vec<(u64, PairState)>,
     results: Vec<Option<Found>>,
-    boxes_buf: Vec<Result<Aabb, WorldError>>,
+    boxes_buf: Vec<Result<(Aabb, Real), WorldError>>,
     spare_contacts: Vec<WorldContact>,
 }
 
@@ -231,6 +291,7 @@ impl World {
                 ..options
             },
             pair_caches: Vec::new(),
+            motion: Vec::new(),
             contacts: Vec::new(),
             events: Vec::new(),
             timings: UpdateTimings::default(),
@@ -268,6 +329,7 @@ impl World {
                     generation: 0,
                     object: None,
                 });
+                self.motion.push(Real::INFINITY);
                 (self.slots.len() - 1) as u32
             }
         };
@@ -275,8 +337,15 @@ impl World {
             self.free.push(index);
             return Err(WorldError::InvalidPose);
         }
+        let radius = shape.local_aabb().origin_radius();
         let slot = &mut self.slots[index as usize];
-        slot.object = Some(Object { shape, pose });
+        slot.object = Some(Object {
+            shape,
+            pose,
+            radius,
+        });
+        // A new object: no pair of this slot has a separation to carry.
+        self.motion[index as usize] = Real::INFINITY;
         Ok(ObjectHandle {
             index,
             generation: slot.generation,
@@ -292,13 +361,16 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
     pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
-        let aabb = self.world_box(&self.object(h)?.shape.local_aabb(), &pose)?;
+        let o = self.object(h)?;
+        let aabb = self.world_box(&o.shape.local_aabb(), &pose)?;
+        let moved = motion_bound(&o.pose, &pose, o.radius);
         self.broad
             .update(h.index, aabb)
             .map_err(|_| WorldError::InvalidPose)?;
         if let Some(o) = self.slots[h.index as usize].object.as_mut() {
             o.pose = pose;
         }
+        self.motion[h.index as usize] += moved;
         Ok(())
     }
 
@@ -313,8 +385,10 @@ impl World {
     pub fn set_poses(&mut self, moves: &[(ObjectHandle, Pose)]) -> Result<(), (usize, WorldError)> {
         let mut boxes = std::mem::take(&mut self.boxes_buf);
         let (slots, margin) = (&self.slots, self.options.contact_margin);
-        let placed = |&(h, pose): &(ObjectHandle, Pose)| -> Result<Aabb, WorldError> {
-            object_box(&object_in(slots, h)?.shape.local_aabb(), &pose, margin)
+        let placed = |&(h, pose): &(ObjectHandle, Pose)| -> Result<(Aabb, Real), WorldError> {
+            let o = object_in(slots, h)?;
+            let aabb = object_box(&o.shape.local_aabb(), &pose, margin)?;
+            Ok((aabb, motion_bound(&o.pose, &pose, o.radius)))
         };
         map_maybe_parallel(moves, self.options.parallel, &placed, &mut boxes);
         let refused = boxes
@@ -326,9 +400,11 @@ impl World {
             return Err(refused);
         }
         for (&(h, pose), b) in moves.iter().zip(&boxes) {
-            if let Ok(b) = b {
+            if let Ok((b, moved)) = b {
                 // Cannot fail: the handle is live and the box finite (checked above).
                 let _ = self.broad.update(h.index, *b);
+                // A handle moved twice counts both moves: their sum bounds the whole.
+                self.motion[h.index as usize] += moved;
             }
             if let Some(o) = self.slots[h.index as usize].object.as_mut() {
                 o.pose = pose;
@@ -348,6 +424,7 @@ impl World {
         let slot = &mut self.slots[h.index as usize];
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        self.motion[h.index as usize] = Real::INFINITY;
         Ok(slot.object.take().map(|o| o.shape).expect("checked above"))
     }
 
@@ -383,23 +460,28 @@ impl World {
         let mut pairs = std::mem::take(&mut self.pairs_buf);
         self.broad.overlapping_pairs(&mut pairs);
         let t1 = std::time::Instant::now();
-        // Carry the caches of pairs that persist (both lists sorted by key).
+        // Carry the states of pairs that persist (both lists sorted by key), their
+        // separations lowered by how far their objects may have moved.
         let old = std::mem::take(&mut self.pair_caches);
         let mut work = std::mem::take(&mut self.spare_caches);
         work.clear();
-        let mut j = 0;
+        let (mut j, mut skipped) = (0, 0);
         for &(a, b) in &pairs {
             let k = pair_key(a, b);
             while j < old.len() && old[j].0 < k {
                 j += 1;
             }
-            let cache = if j < old.len() && old[j].0 == k {
-                old[j].1
+            let state = if j < old.len() && old[j].0 == k {
+                let mut s = old[j].1;
+                s.separation -= self.motion[a as usize] + self.motion[b as usize];
+                s
             } else {
-                GjkCache::new()
+                PairState::NEW
             };
-            work.push((k, cache));
+            skipped += usize::from(state.separation > self.options.contact_margin);
+            work.push((k, state));
         }
+        self.motion.fill(0.0);
         let mut results = std::mem::take(&mut self.results);
         results.clear();
         results.resize(work.len(), None);
@@ -459,6 +541,7 @@ impl World {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
             narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
             pairs: pairs.len(),
+            skipped,
         };
         self.pairs_buf = pairs;
     }
@@ -500,9 +583,9 @@ impl World {
         let mut out = Vec::new();
         for (i, (a, oa)) in live.iter().enumerate() {
             for (b, ob) in &live[i + 1..] {
-                let mut cache = GjkCache::new();
+                let mut fresh = PairState::NEW;
                 if let Some((c, _, _)) =
-                    narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut cache)
+                    narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut fresh)
                 {
                     out.push(((*a, *b), c));
                 }
@@ -554,8 +637,8 @@ impl World {
                 self.slots[b as usize].object.as_ref(),
             );
             if let (Some(oa), Some(ob)) = (oa, ob) {
-                let mut cache = GjkCache::new();
-                if narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut cache).is_some() {
+                let mut fresh = PairState::NEW;
+                if narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut fresh).is_some() {
                     want.push((a, b));
                 }
             }
@@ -598,14 +681,16 @@ impl World {
 type Found = (Option<Contact>, Option<u32>, Option<u32>);
 
 /// The narrow phase of one pair: the contact when the shapes are within the contact
-/// margin. Convex pairs warm-start GJK from the pair's cache; pairs with a compound go
-/// part by part.
+/// margin. Convex pairs warm-start GJK from the pair's cache and leave in `state` the
+/// separation the test proved (less its rounding slack; −∞ if none); pairs with a
+/// compound go part by part.
 fn narrow_pair(
     a: &Placed<'_>,
     b: &Placed<'_>,
     opts: &WorldOptions,
-    cache: &mut GjkCache,
+    state: &mut PairState,
 ) -> Option<Found> {
+    state.separation = Real::NEG_INFINITY;
     let margin = opts.contact_margin;
     let (Collider::Convex(sa), Collider::Convex(sb)) = (a.shape, b.shape) else {
         if !opts.contact_details {
@@ -624,18 +709,24 @@ fn narrow_pair(
         let c = compound::contact(a.shape, &a.pose, b.shape, &b.pose, &opts.query);
         return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b));
     };
-    if !opts.contact_details {
-        let hit = if margin > 0.0 {
-            query::distance_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache)).distance
-                <= margin
-        } else {
-            query::intersects_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache))
-        };
-        return hit.then_some((None, None, None));
+    let cache = &mut state.cache;
+    let apart =
+        query::separation_bound_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(&mut *cache));
+    if let Some(d) = apart {
+        // Carried to later updates less what rounding and GJK's touching tolerance could
+        // hide at these coordinates.
+        let tol = opts.query.gjk.abs_tolerance.max(4.0 * crate::math::EPSILON);
+        let scale = (b.pose.translation - a.pose.translation).length() + a.radius + b.radius;
+        state.separation = d - 4.0 * tol * scale;
+        if d > margin || margin <= 0.0 {
+            return None;
+        }
     }
-    let near = query::intersects_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(&mut *cache));
-    if !near && margin <= 0.0 {
-        return None;
+    if !opts.contact_details {
+        let hit = apart.is_none()
+            || query::distance_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache)).distance
+                <= margin;
+        return hit.then_some((None, None, None));
     }
     let c = query::contact_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache));
     (c.distance <= margin).then_some((Some(c), None, None))
@@ -671,7 +762,7 @@ const BATCH: usize = 64;
 fn run_narrow(
     slots: &[Slot],
     opts: &WorldOptions,
-    work: &mut [(u64, GjkCache)],
+    work: &mut [(u64, PairState)],
     results: &mut [Option<Found>],
 ) {
     #[cfg(feature = "parallel")]
@@ -695,11 +786,16 @@ fn run_narrow(
 fn narrow_batch(
     slots: &[Slot],
     opts: &WorldOptions,
-    work: &mut [(u64, GjkCache)],
+    work: &mut [(u64, PairState)],
     results: &mut [Option<Found>],
 ) {
     let mut objects: [Option<(Placed<'_>, Placed<'_>)>; BATCH] = [None; BATCH];
-    for ((k, _), o) in work.iter().zip(objects.iter_mut()) {
+    for ((k, state), o) in work.iter().zip(objects.iter_mut()) {
+        // Still apart by more than the margin whatever the motion since: no test, and
+        // the objects are not even read.
+        if state.separation > opts.contact_margin {
+            continue;
+        }
         let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
         if let (Some(oa), Some(ob)) = (&slots[a].object, &slots[b].object) {
             // Reading the shapes' boxes pulls their cache lines in with the poses'.
@@ -707,8 +803,8 @@ fn narrow_batch(
             *o = Some((oa.placed(), ob.placed()));
         }
     }
-    for (((_, cache), o), r) in work.iter_mut().zip(objects).zip(results) {
-        *r = o.and_then(|(pa, pb)| narrow_pair(&pa, &pb, opts, cache));
+    for (((_, state), o), r) in work.iter_mut().zip(objects).zip(results) {
+        *r = o.and_then(|(pa, pb)| narrow_pair(&pa, &pb, opts, state));
     }
 }
 

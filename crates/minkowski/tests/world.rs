@@ -302,3 +302,85 @@ fn bad_world_calls_are_typed_errors() {
     w.update();
     assert!(w.contacts().is_empty() && w.is_empty());
 }
+
+/// A pair proved apart carries its separation to later updates and is not tested while
+/// its objects have moved less than that in all. Every way an object can change under a
+/// carried separation must still find the contact: a large step, a pure rotation, two
+/// moves in one batch, and a removed object whose slot a new one takes before the
+/// update.
+#[test]
+fn carried_separations_never_hide_a_contact() {
+    let sphere: Shape = Sphere::new(1.0).unwrap().into();
+    let at = |x: f64, y: f64| Pose::from_translation(v(x, y, 0.0));
+    for parallel in [false, true] {
+        let opts = WorldOptions {
+            parallel,
+            ..Default::default()
+        };
+        let mut w = World::new(BroadPhaseKind::Grid { cell_size: 3.0 }, opts);
+        // Boxes overlap, spheres 2.263 apart (gap 0.263).
+        let a = w.insert(sphere.clone(), at(0.0, 0.0)).unwrap();
+        let b = w.insert(sphere.clone(), at(1.6, 1.6)).unwrap();
+        w.update();
+        assert!(w.contacts().is_empty());
+        assert_eq!(w.timings().pairs, 1);
+        // A small step keeps the pair apart: not tested.
+        w.set_pose(b, at(1.59, 1.6)).unwrap();
+        w.update();
+        assert!(w.contacts().is_empty());
+        assert_eq!(w.timings().skipped, 1, "the carried separation is used");
+        // A step larger than what is left: tested, and in contact.
+        w.set_pose(b, at(1.3, 1.3)).unwrap();
+        w.update();
+        assert_eq!(w.contacts().len(), 1);
+        assert_eq!(w.timings().skipped, 0);
+        // Apart again, then two moves in one batch: away, then into contact.
+        w.set_pose(b, at(1.6, 1.6)).unwrap();
+        w.update();
+        w.update();
+        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        w.set_poses(&[(b, at(1.62, 1.62)), (b, at(1.2, 1.2))])
+            .unwrap();
+        w.update();
+        assert_eq!(w.contacts().len(), 1, "two moves in one batch");
+        // Apart again, then two single moves before one update: a jump into contact and
+        // a small step from there (their sum, not the last, bounds the motion).
+        w.set_pose(b, at(1.6, 1.6)).unwrap();
+        w.update();
+        w.update();
+        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        w.set_pose(b, at(1.2, 1.2)).unwrap();
+        w.set_pose(b, at(1.25, 1.25)).unwrap();
+        w.update();
+        assert_eq!(w.contacts().len(), 1, "two moves before an update");
+        // Apart again; then b is removed and a new sphere takes its slot, touching a.
+        w.set_pose(b, at(1.6, 1.6)).unwrap();
+        w.update();
+        w.update();
+        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        w.remove(b).unwrap();
+        let c = w.insert(sphere.clone(), at(1.2, 1.2)).unwrap();
+        assert_eq!(c.index(), b.index(), "the slot is reused");
+        w.update();
+        assert_eq!(w.contacts().len(), 1, "a new object in a reused slot");
+        assert_eq!((w.contacts()[0].a, w.contacts()[0].b), (a, c));
+        // A pure rotation: a long box turning about its centre into a sphere that
+        // stayed put, from 30° (gap 0.43) to 60° about z.
+        let mut w = World::new(BroadPhaseKind::Grid { cell_size: 3.0 }, opts);
+        let rod: Shape = Cuboid::new(v(2.0, 0.1, 0.1)).unwrap().into();
+        let turned =
+            |deg: f64| Pose::from_rotation(Rotation::from_rotation_z(deg.to_radians() as Real));
+        let r = w.insert(rod, turned(30.0)).unwrap();
+        let small: Shape = Sphere::new(0.3).unwrap().into();
+        let s = w.insert(small, at(0.6, 1.3)).unwrap();
+        w.update();
+        assert_eq!((w.contacts().len(), w.timings().pairs), (0, 1));
+        w.set_pose(r, turned(31.0)).unwrap();
+        w.update();
+        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        w.set_pose(r, turned(60.0)).unwrap();
+        w.update();
+        assert_eq!(w.contacts().len(), 1, "a rotation into contact");
+        assert_eq!((w.contacts()[0].a, w.contacts()[0].b), (r, s));
+    }
+}

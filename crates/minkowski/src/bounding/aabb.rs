@@ -28,6 +28,12 @@ impl Aabb {
         (self.maxs - self.mins) * 0.5
     }
 
+    /// Distance from the origin to the box's farthest corner (length units): the radius
+    /// of the smallest origin-centred ball holding the box.
+    pub fn origin_radius(&self) -> Real {
+        self.mins.abs().max(self.maxs.abs()).length()
+    }
+
     /// The box grown by `margin` (a length) on every side.
     pub fn loosened(&self, margin: Real) -> Self {
         Self::new(

@@ -146,15 +146,32 @@ pub fn intersects_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> bool {
+    separation_bound_with(a, pose_a, b, pose_b, options, cache).is_none()
+}
+
+/// The intersection test of [`intersects_with`] with what it proved: `None` when A and B
+/// overlap or touch (exactly when `intersects_with` is true), else `Some(d)`, a lower
+/// bound on their distance (length units, ≥ 0): the separation that GJK's last support
+/// point certifies, or the closed-form distance. A caller may skip the test while the
+/// shapes have moved less than `d` in all (the collision world does).
+pub fn separation_bound_with(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+) -> Option<Real> {
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
     if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
-        return c.distance <= 0.0;
+        return (c.distance > 0.0).then_some(c.distance);
     }
     let margin = ma + mb;
     on_cores!(ca, cb, pose_a, pose_b, |pair| {
-        gjk::run(&pair, Mode::Intersect { margin }, &options.gjk, cache).intersecting
+        let r = gjk::run(&pair, Mode::Intersect { margin }, &options.gjk, cache);
+        (!r.intersecting).then(|| (r.lower - margin).max(0.0))
     })
 }
 

@@ -163,6 +163,13 @@ pub struct GjkCache {
 
 impl Default for GjkCache {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GjkCache {
+    /// An empty cache (the next query starts cold).
+    pub const fn new() -> Self {
         Self {
             dirs: [Vector::ZERO; 4],
             len: 0,
@@ -171,13 +178,6 @@ impl Default for GjkCache {
             hints: [[u32::MAX; 2]; 4],
             last_hints: [u32::MAX; 2],
         }
-    }
-}
-
-impl GjkCache {
-    /// An empty cache (the next query starts cold).
-    pub fn new() -> Self {
-        Self::default()
     }
 
     /// Whether the cache holds a simplex.

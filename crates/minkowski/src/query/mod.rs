@@ -22,5 +22,5 @@ pub mod simplex;
 pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
-    intersects, intersects_with, QueryOptions,
+    intersects, intersects_with, separation_bound_with, QueryOptions,
 };

@@ -354,8 +354,7 @@ impl Shape {
     /// Radius of the smallest origin-centred ball containing the shape (an upper
     /// bound); used to set scale-relative tolerances.
     pub fn bounding_radius(&self) -> Real {
-        let aabb = self.local_aabb();
-        aabb.mins.abs().max(aabb.maxs.abs()).length()
+        self.local_aabb().origin_radius()
     }
 }
 
