@@ -461,32 +461,35 @@ impl World {
         let mut pairs = std::mem::take(&mut self.pairs_buf);
         self.broad.overlapping_pairs(&mut pairs);
         let t1 = std::time::Instant::now();
-        // Carry the states of pairs that persist (both lists sorted by key), their
-        // separations lowered by how far their objects may have moved.
+        // Carry the states of pairs that persist (both lists sorted by key); the narrow
+        // phase lowers their separations by how far their objects may have moved.
         let old = std::mem::take(&mut self.pair_caches);
         let mut work = std::mem::take(&mut self.spare_caches);
         work.clear();
-        let (mut j, mut skipped) = (0, 0);
+        let mut j = 0;
         for &(a, b) in &pairs {
             let k = pair_key(a, b);
             while j < old.len() && old[j].0 < k {
                 j += 1;
             }
             let state = if j < old.len() && old[j].0 == k {
-                let mut s = old[j].1;
-                s.separation -= self.motion[a as usize] + self.motion[b as usize];
-                s
+                old[j].1
             } else {
                 PairState::NEW
             };
-            skipped += usize::from(state.separation > self.options.contact_margin);
             work.push((k, state));
         }
-        self.motion.fill(0.0);
         let mut results = std::mem::take(&mut self.results);
         results.clear();
         results.resize(work.len(), None);
-        run_narrow(&self.slots, &self.options, &mut work, &mut results);
+        let skipped = run_narrow(
+            &self.slots,
+            &self.motion,
+            &self.options,
+            &mut work,
+            &mut results,
+        );
+        self.motion.fill(0.0);
         let t2 = std::time::Instant::now();
         let mut before =
             std::mem::replace(&mut self.contacts, std::mem::take(&mut self.spare_contacts));
@@ -760,23 +763,29 @@ const BATCH: usize = 64;
 
 /// The narrow phase of every pair of `work` into `results` (same length), on rayon's
 /// pool when the options ask for it and the `parallel` feature is on.
+///
+/// Returns how many pairs were skipped: still apart by more than the margin once their
+/// separation is lowered by their objects' `motion`.
 fn run_narrow(
     slots: &[Slot],
+    motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
     results: &mut [Option<Found>],
-) {
+) -> usize {
     #[cfg(feature = "parallel")]
     if opts.parallel {
         use rayon::prelude::*;
-        work.par_chunks_mut(BATCH)
+        return work
+            .par_chunks_mut(BATCH)
             .zip(results.par_chunks_mut(BATCH))
-            .for_each(|(w, r)| narrow_batch(slots, opts, w, r));
-        return;
+            .map(|(w, r)| narrow_batch(slots, motion, opts, w, r))
+            .sum();
     }
-    for (w, r) in work.chunks_mut(BATCH).zip(results.chunks_mut(BATCH)) {
-        narrow_batch(slots, opts, w, r);
-    }
+    work.chunks_mut(BATCH)
+        .zip(results.chunks_mut(BATCH))
+        .map(|(w, r)| narrow_batch(slots, motion, opts, w, r))
+        .sum()
 }
 
 /// The narrow phase of up to [`BATCH`] pairs. The objects of all the pairs are read
@@ -786,18 +795,22 @@ fn run_narrow(
 /// of the narrow phase at 10^5 objects).
 fn narrow_batch(
     slots: &[Slot],
+    motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
     results: &mut [Option<Found>],
-) {
+) -> usize {
     let mut objects: [Option<(Placed<'_>, Placed<'_>)>; BATCH] = [None; BATCH];
-    for ((k, state), o) in work.iter().zip(objects.iter_mut()) {
+    let mut skipped = 0;
+    for ((k, state), o) in work.iter_mut().zip(objects.iter_mut()) {
+        let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
         // Still apart by more than the margin whatever the motion since: no test, and
         // the objects are not even read.
+        state.separation -= motion[a] + motion[b];
         if state.separation > opts.contact_margin {
+            skipped += 1;
             continue;
         }
-        let (a, b) = ((*k >> 32) as usize, *k as u32 as usize);
         if let (Some(oa), Some(ob)) = (&slots[a].object, &slots[b].object) {
             // Reading the shapes' boxes pulls their cache lines in with the poses'.
             std::hint::black_box((oa.shape.local_aabb(), ob.shape.local_aabb()));
@@ -807,6 +820,7 @@ fn narrow_batch(
     for (((_, state), o), r) in work.iter_mut().zip(objects).zip(results) {
         *r = o.and_then(|(pa, pb)| narrow_pair(&pa, &pb, opts, state));
     }
+    skipped
 }
 
 /// The broad-phase box the world keeps for an object with local box `local` at `pose`:
