@@ -334,30 +334,28 @@ fn carried_separations_never_hide_a_contact() {
         w.update();
         assert_eq!(w.contacts().len(), 1);
         assert_eq!(w.timings().skipped, 0);
-        // Apart again, then two moves in one batch: away, then into contact.
-        w.set_pose(b, at(1.6, 1.6)).unwrap();
-        w.update();
-        w.update();
-        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        // Back apart, and a frame to carry the separation again.
+        let apart_again = |w: &mut World| {
+            w.set_pose(b, at(1.6, 1.6)).unwrap();
+            w.update();
+            w.update();
+            assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        };
+        // Two moves in one batch: away, then into contact.
+        apart_again(&mut w);
         w.set_poses(&[(b, at(1.62, 1.62)), (b, at(1.2, 1.2))])
             .unwrap();
         w.update();
         assert_eq!(w.contacts().len(), 1, "two moves in one batch");
-        // Apart again, then two single moves before one update: a jump into contact and
-        // a small step from there (their sum, not the last, bounds the motion).
-        w.set_pose(b, at(1.6, 1.6)).unwrap();
-        w.update();
-        w.update();
-        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        // Two single moves before one update: a jump into contact and a small step from
+        // there (their sum, not the last, bounds the motion).
+        apart_again(&mut w);
         w.set_pose(b, at(1.2, 1.2)).unwrap();
         w.set_pose(b, at(1.25, 1.25)).unwrap();
         w.update();
         assert_eq!(w.contacts().len(), 1, "two moves before an update");
-        // Apart again; then b is removed and a new sphere takes its slot, touching a.
-        w.set_pose(b, at(1.6, 1.6)).unwrap();
-        w.update();
-        w.update();
-        assert_eq!((w.contacts().len(), w.timings().skipped), (0, 1));
+        // b is removed and a new sphere takes its slot, touching a.
+        apart_again(&mut w);
         w.remove(b).unwrap();
         let c = w.insert(sphere.clone(), at(1.2, 1.2)).unwrap();
         assert_eq!(c.index(), b.index(), "the slot is reused");

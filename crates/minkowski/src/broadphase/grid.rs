@@ -856,6 +856,34 @@ mod tests {
         }
     }
 
+    /// A box centred at `offset` plus a uniform point of `[0, spread)³`, with half
+    /// extents `floor` plus uniform in `[0, half)` per axis.
+    fn random_box(
+        next: &mut impl FnMut() -> f64,
+        spread: f64,
+        offset: f64,
+        half: f64,
+        floor: f64,
+    ) -> Aabb {
+        let mut v = || Vector::new(next() as Real, next() as Real, next() as Real);
+        let c = v() * spread as Real + Vector::splat(offset as Real);
+        let h = v() * half as Real + Vector::splat(floor as Real);
+        Aabb::new(c - h, c + h)
+    }
+
+    /// Inserts `boxes` as objects 0, 1, …, and returns the grid's pairs after checking
+    /// them against brute force.
+    fn checked_pairs(grid: &mut Grid, boxes: &[Aabb], label: &str) -> Vec<(u32, u32)> {
+        let listed: Vec<(u32, Aabb)> = (0..).zip(boxes.iter().copied()).collect();
+        for &(id, b) in &listed {
+            grid.insert(id, b).expect("valid box");
+        }
+        let mut out = Vec::new();
+        grid.overlapping_pairs(&mut out);
+        assert_eq!(out, brute_force_pairs(&listed), "{label}");
+        out
+    }
+
     /// Enough objects for the pair search to split over a two-thread pool: the same
     /// pairs as brute force and as the one-thread search.
     #[cfg(feature = "parallel")]
@@ -865,9 +893,7 @@ mod tests {
         let mut grid = Grid::new(2.0);
         let mut boxes = Vec::new();
         for id in 0..(2 * Grid::PARALLEL_MIN_OBJECTS) as u32 {
-            let c = Vector::new(next() as Real, next() as Real, next() as Real) * 40.0;
-            let h = Vector::new(next() as Real, next() as Real, next() as Real) * 1.5;
-            let b = Aabb::new(c - h, c + h);
+            let b = random_box(&mut next, 40.0, 0.0, 1.5, 0.0);
             grid.insert(id, b).expect("valid box");
             boxes.push((id, b));
         }
@@ -892,21 +918,14 @@ mod tests {
     /// origin) next to ordinary ones: no overflow, and the pairs equal brute force.
     #[test]
     fn saturated_cells_equal_brute_force() {
-        let mut grid = Grid::new(1e-30);
         let mut boxes = Vec::new();
-        let mut id = 0u32;
         for centre in [0.0, 1.0e6, -1.0e6, 1.0e6 + 0.5, -1.0e6 - 0.5] {
             for k in 0..3 {
                 let c = Vector::new(centre, centre + k as Real * 0.3, -centre);
-                let b = Aabb::new(c - Vector::splat(0.4), c + Vector::splat(0.4));
-                grid.insert(id, b).expect("valid box");
-                boxes.push((id, b));
-                id += 1;
+                boxes.push(Aabb::new(c - Vector::splat(0.4), c + Vector::splat(0.4)));
             }
         }
-        let mut out = Vec::new();
-        grid.overlapping_pairs(&mut out);
-        assert_eq!(out, brute_force_pairs(&boxes));
+        checked_pairs(&mut Grid::new(1e-30), &boxes, "saturated");
     }
 
     /// The fast floor equals `floor` as a saturating cast, integers and halves, both
@@ -942,30 +961,19 @@ mod tests {
         // (small boxes, large boxes, spread of centres): spreads 5 and 300 give dense
         // and sparse levels.
         for (small, large, spread) in [(600, 8, 5.0), (8, 600, 5.0), (500, 500, 300.0)] {
+            let boxes: Vec<Aabb> = (0..small + large)
+                .map(|i| {
+                    // Sizes log-uniform over 1e-2..1e-1 (small) or 1e0..1e2 (large).
+                    let size = if i < small {
+                        (10.0f64).powf(-2.0 + next())
+                    } else {
+                        (10.0f64).powf(2.0 * next())
+                    };
+                    random_box(&mut next, spread, 0.0, size * 0.5, 0.0)
+                })
+                .collect();
             let mut grid = Grid::new(0.01);
-            let mut boxes = Vec::new();
-            for id in 0..(small + large) as u32 {
-                // Sizes log-uniform over 1e-2..1e-1 (small) or 1e0..1e2 (large).
-                let size = if (id as usize) < small {
-                    (10.0f64).powf(-2.0 + next())
-                } else {
-                    (10.0f64).powf(2.0 * next())
-                };
-                let c =
-                    Vector::new(next() as Real, next() as Real, next() as Real) * spread as Real;
-                let h = Vector::new(next() as Real, next() as Real, next() as Real)
-                    * (size * 0.5) as Real;
-                let b = Aabb::new(c - h, c + h);
-                grid.insert(id, b).expect("valid box");
-                boxes.push((id, b));
-            }
-            let mut out = Vec::new();
-            grid.overlapping_pairs(&mut out);
-            assert_eq!(
-                out,
-                brute_force_pairs(&boxes),
-                "{small} small, {large} large"
-            );
+            checked_pairs(&mut grid, &boxes, &format!("{small} small, {large} large"));
             let levels: Vec<usize> = (0..grid.levels.len())
                 .filter(|&k| !grid.levels[k].order.is_empty())
                 .collect();
@@ -994,19 +1002,12 @@ mod tests {
     #[test]
     fn boxes_far_larger_than_a_cell_equal_brute_force() {
         let mut next = uniform(0x5eed);
+        let boxes: Vec<Aabb> = (0..3000)
+            .map(|_| random_box(&mut next, 30.0, 0.0, 1.0, 0.5))
+            .collect();
         let mut grid = Grid::new(1e-3);
-        let mut boxes = Vec::new();
-        for id in 0..3000u32 {
-            let c = Vector::new(next() as Real, next() as Real, next() as Real) * 30.0;
-            let h = Vector::splat((0.5 + next()) as Real);
-            let b = Aabb::new(c - h, c + h);
-            grid.insert(id, b).expect("valid box");
-            boxes.push((id, b));
-        }
-        let mut out = Vec::new();
-        grid.overlapping_pairs(&mut out);
+        let out = checked_pairs(&mut grid, &boxes, "large boxes");
         assert!(out.len() > 1000, "{}", out.len());
-        assert_eq!(out, brute_force_pairs(&boxes));
         assert!(grid.levels.iter().take(10).all(|l| l.order.is_empty()));
     }
 
@@ -1022,26 +1023,11 @@ mod tests {
             (30.0, 40.0, 0.0),
             (50.0, 3.0, 1.0e6),
         ] {
-            let mut grid = Grid::new(2.0);
-            let mut boxes = Vec::new();
-            for id in 0..400u32 {
-                let c = Vector::new(next() as Real, next() as Real, next() as Real)
-                    * spread as Real
-                    + Vector::splat(offset as Real);
-                let h = Vector::new(next() as Real, next() as Real, next() as Real)
-                    * (size as Real * 0.5)
-                    + Vector::splat(1e-3);
-                let b = Aabb::new(c - h, c + h);
-                grid.insert(id, b).expect("valid box");
-                boxes.push((id, b));
-            }
-            let mut out = Vec::new();
-            grid.overlapping_pairs(&mut out);
-            assert_eq!(
-                out,
-                brute_force_pairs(&boxes),
-                "spread {spread}, size {size}"
-            );
+            let boxes: Vec<Aabb> = (0..400)
+                .map(|_| random_box(&mut next, spread, offset, size * 0.5, 1e-3))
+                .collect();
+            let label = format!("spread {spread}, size {size}");
+            checked_pairs(&mut Grid::new(2.0), &boxes, &label);
         }
     }
 
