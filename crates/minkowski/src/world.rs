@@ -61,9 +61,10 @@ impl ObjectHandle {
 /// Which broad phase a [`World`] uses.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BroadPhaseKind {
-    /// [`Grid`] with cubic cells of this side (length units).
+    /// [`Grid`] with level-0 cubic cells of this side (length units; objects larger than
+    /// a cell go to levels of doubling cells).
     Grid {
-        /// Cell side.
+        /// Level-0 cell side: about the size of the larger common objects.
         cell_size: Real,
     },
     /// [`SweepAndPrune`].

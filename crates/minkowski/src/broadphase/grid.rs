@@ -177,7 +177,7 @@ fn confirm(objects: &[Option<Entry>], a: u32, b: u32) -> bool {
     }
 }
 
-/// Uniform grid broad phase. See the module notes.
+/// Hierarchical uniform grid broad phase. See the module notes.
 #[derive(Debug, Clone)]
 pub struct Grid {
     inv_cell: Real,
