@@ -52,4 +52,7 @@ pub mod shape;
 pub mod support;
 pub mod world;
 
+#[cfg(test)]
+mod testing;
+
 pub use math::{Point, Pose, Real, Rotation, Vector};

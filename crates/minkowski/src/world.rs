@@ -860,13 +860,9 @@ mod tests {
     /// the rotation matrix).
     #[test]
     fn motion_bound_covers_every_point() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0
-        };
+        // Uniform in [-1, 1).
+        let mut unit = crate::testing::uniform(0x2545_f491_4f6c_dd1d);
+        let mut next = move || (unit() * 2.0 - 1.0) as Real;
         let mut worst: Real = 0.0;
         for i in 0..20_000 {
             let axis = Vector::new(next(), next(), next()).normalize_or(Vector::X);

@@ -845,16 +845,7 @@ impl BroadPhase for Grid {
 mod tests {
     use super::*;
     use crate::broadphase::brute_force_pairs;
-
-    /// A seeded xorshift source of uniform numbers in [0, 1).
-    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
+    use crate::testing::uniform;
 
     /// A box centred at `offset` plus a uniform point of `[0, spread)³`, with half
     /// extents `floor` plus uniform in `[0, half)` per axis.
