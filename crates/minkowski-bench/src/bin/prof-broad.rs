@@ -2,11 +2,12 @@
 //! (for `perf record`), with the frame split into moving the boxes and the pair search.
 //!
 //! ```text
-//! prof-broad [OBJECTS] [FRAMES] [grid|sap|tree] [CELL_FACTOR]
+//! prof-broad [OBJECTS] [FRAMES] [grid|sap|tree] [CELL_FACTOR] [THREADS]
 //! ```
 //! Defaults: 100000 objects, 30 frames, the grid with cells of CELL_FACTOR (2, as in
-//! `minkowski scene`) times the mean box side, one thread. Prints the median and least
-//! milliseconds of each part.
+//! `minkowski scene`) times the mean box side, one thread (with THREADS > 1 the pair
+//! search runs in a pool of that many, the grid free to split it). Prints the median and
+//! least milliseconds of each part.
 use minkowski::broadphase::{BroadPhase, DynamicTree, Grid, SweepAndPrune};
 use minkowski::scene::{Scene, SceneLayout};
 use minkowski::world::object_box;
@@ -17,6 +18,14 @@ fn main() {
     let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let frames: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(30);
     let method = args.get(2).map_or("grid", String::as_str);
+    let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("prof-broad: no pool of {threads} threads: {e}");
+            std::process::exit(1);
+        }
+    };
     let mut scene = match Scene::new(SceneLayout::Random { objects: n }, 1) {
         Ok(s) => s,
         Err(e) => {
@@ -24,13 +33,13 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let mut bp: Box<dyn BroadPhase> = match method {
+    let mut bp: Box<dyn BroadPhase + Send> = match method {
         "sap" => Box::new(SweepAndPrune::new()),
         "tree" => Box::new(DynamicTree::new(0.5, 0.0)),
         _ => {
             let f: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2.0);
             let mut g = Grid::new((f * scene.mean_side) as minkowski::Real);
-            g.set_parallel(false);
+            g.set_parallel(threads > 1);
             Box::new(g)
         }
     };
@@ -57,7 +66,12 @@ fn main() {
             };
         }
         let t1 = Instant::now();
-        bp.overlapping_pairs(&mut out);
+        if threads > 1 {
+            pool.install(|| bp.overlapping_pairs(&mut out));
+        } else {
+            // A pool of one would add a hand-over to another thread to every frame.
+            bp.overlapping_pairs(&mut out);
+        }
         let t2 = Instant::now();
         if frame > 0 {
             moves.push((t1 - t0).as_secs_f64() * 1e3);
@@ -76,7 +90,7 @@ fn main() {
         )
     };
     println!(
-        "{method} {n} objects, {} pairs per frame, median ms of {frames} frames: move {}, pairs {}",
+        "{method} {n} objects, {threads} thread(s), {} pairs per frame, median ms of {frames} frames: move {}, pairs {}",
         pairs / frames.max(1),
         stats(moves),
         stats(searches)

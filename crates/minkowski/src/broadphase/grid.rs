@@ -198,7 +198,7 @@ struct Level {
     /// The level's objects: (corner cell at this level, id), in id order, or sorted by
     /// cell with the sparse index (then `filed[i]` is `order[i]`'s).
     order: Vec<([i64; 3], u32, u8)>,
-    /// The objects' boxes, each cell's contiguous.
+    /// The objects' boxes, each cell's contiguous, then [`SPARE`] placeholders.
     filed: Vec<Filed>,
     /// The exact boxes of `filed`, same order (f64 build only; empty otherwise).
     filed_exact: Vec<Aabb>,
@@ -415,14 +415,12 @@ fn cell_of(inv_cell: Real, p: Vector) -> [i64; 3] {
 
 /// `x.floor() as i64` without the library call that `floor` is on baseline x86-64
 /// (no SSE4.1): truncate, then step down if that rounded up. Saturates like the cast.
+/// Branch-free: whether truncation rounded up depends on the sign of `x`, which a
+/// branch predictor cannot guess for boxes on both sides of the origin.
 #[inline]
 fn floor_i64(x: Real) -> i64 {
     let t = x as i64;
-    if (t as Real) > x {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
+    t.saturating_sub(i64::from((t as Real) > x))
 }
 
 impl Level {
@@ -463,10 +461,10 @@ impl Level {
             for i in 0..n {
                 self.starts[i + 1] += self.starts[i];
             }
-            self.filed.resize(n_objects, Filed::PLACEHOLDER);
+            self.filed.resize(n_objects + SPARE, Filed::PLACEHOLDER);
             if exact_too {
                 self.filed_exact
-                    .resize(n_objects, Aabb::new(Vector::ZERO, Vector::ZERO));
+                    .resize(n_objects + SPARE, Aabb::new(Vector::ZERO, Vector::ZERO));
             }
             // Scatter, each cell's cursor starting at its run's start.
             self.cursor.clear();
@@ -506,6 +504,11 @@ impl Level {
                     }
                 }
             }
+            self.filed.extend([Filed::PLACEHOLDER; SPARE]);
+            if exact_too {
+                self.filed_exact
+                    .extend([Aabb::new(Vector::ZERO, Vector::ZERO); SPARE]);
+            }
             self.index = Index::Sparse;
         }
     }
@@ -523,14 +526,19 @@ impl Level {
         };
         #[cfg(feature = "parallel")]
         if parallel
-            && self.filed.len() >= Grid::PARALLEL_MIN_OBJECTS
+            && self.order.len() >= Grid::PARALLEL_MIN_OBJECTS
             && rayon::current_num_threads() > 1
         {
             use rayon::prelude::*;
-            let parts: Vec<Vec<(u32, u32)>> = (0..dims[0])
+            // A few runs of slabs per thread, for balance; each run's pairs in a vector
+            // of its own.
+            let runs = (4 * rayon::current_num_threads() as i64).min(dims[0]);
+            let parts: Vec<Vec<(u32, u32)>> = (0..runs)
                 .into_par_iter()
-                .fold(Vec::new, |mut part, x| {
-                    self.dense_slabs(x..x + 1, dims, &mut part);
+                .map(|r| {
+                    let mut part = Vec::new();
+                    let xs = r * dims[0] / runs..(r + 1) * dims[0] / runs;
+                    self.dense_slabs(xs, dims, &mut part);
                     part
                 })
                 .collect();
@@ -546,6 +554,7 @@ impl Level {
     /// Pairs of the objects whose corner cells have table x in `xs`, with each other
     /// and with the forward neighbours of their cells.
     fn dense_slabs(&self, xs: std::ops::Range<i64>, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
+        let out = &mut PairSink::new(out);
         let dy = dims[1];
         for x in xs {
             for y in 0..dy {
@@ -563,8 +572,14 @@ impl Level {
                     }
                     let (cross_y, cross_x, cross_xy) =
                         ((at(0), at(2)), (at(1), at(3)), (at(1), at(2)));
-                    self.within(all, out);
-                    self.between(all, self.column(dims, x, y, z + 1, z + 1), out);
+                    // The cell's own objects and those of (x, y, z+1), which follow
+                    // them in `filed`: one loop.
+                    let above = if z + 1 < dims[2] {
+                        self.starts[c + 2 * SLOTS] as usize
+                    } else {
+                        all.1
+                    };
+                    self.within_then(all, above, out);
                     self.between(cross_y, self.column(dims, x, y + 1, z - 1, z + 1), out);
                     self.between(cross_x, self.column(dims, x + 1, y - 1, z - 1, z + 1), out);
                     self.between(cross_x, self.column(dims, x + 1, y, z - 1, z + 1), out);
@@ -594,6 +609,7 @@ impl Level {
 
     /// Pairs within the level under the sparse index.
     fn sparse_pairs(&self, out: &mut Vec<(u32, u32)>) {
+        let out = &mut PairSink::new(out);
         let mut start = 0;
         while start < self.order.len() {
             let cell = self.order[start].0;
@@ -619,27 +635,43 @@ impl Level {
 
     /// Pairs among the filed objects `r.0..r.1`.
     #[inline]
-    fn within(&self, r: (usize, usize), out: &mut Vec<(u32, u32)>) {
+    fn within(&self, r: (usize, usize), out: &mut PairSink<'_>) {
+        self.within_then(r, r.1, out);
+    }
+
+    /// Pairs among the filed objects `r.0..r.1` and between those and the objects
+    /// `r.1..end` that follow them.
+    #[inline]
+    fn within_then(&self, r: (usize, usize), end: usize, out: &mut PairSink<'_>) {
         for i in r.0..r.1 {
-            let a = &self.filed[i];
-            for j in i + 1..r.1 {
-                if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
-                    push_pair(out, a.id(), self.filed[j].id());
-                }
-            }
+            self.scan(i, i + 1, end, out);
         }
     }
 
     /// Pairs between the filed objects of `r` and those of `t`.
     #[inline]
-    fn between(&self, r: (usize, usize), t: (usize, usize), out: &mut Vec<(u32, u32)>) {
+    fn between(&self, r: (usize, usize), t: (usize, usize), out: &mut PairSink<'_>) {
+        // An empty column (common) costs one well-predicted branch, not a loop per
+        // object of `r`.
+        if t.0 == t.1 {
+            return;
+        }
         for i in r.0..r.1 {
-            let a = &self.filed[i];
-            for j in t.0..t.1 {
-                if a.overlaps(&self.filed[j]) && self.exact_filed(i, j) {
-                    push_pair(out, a.id(), self.filed[j].id());
-                }
-            }
+            self.scan(i, t.0, t.1, out);
+        }
+    }
+
+    /// Pairs of filed object `i` with the filed objects `from..to`. Every candidate
+    /// pair is written to the sink, the test deciding only whether it is kept: with
+    /// about one hit in ten candidates at no predictable place, a branch on each test
+    /// would mispredict on most hits.
+    #[inline]
+    fn scan(&self, i: usize, from: usize, to: usize, out: &mut PairSink<'_>) {
+        let a = self.filed[i];
+        out.reserve(to.saturating_sub(from));
+        for (j, b) in self.filed[from.min(to)..to].iter().enumerate() {
+            let keep = a.overlaps(b) && self.exact_filed(i, from + j);
+            out.put(a.id(), b.id(), keep);
         }
     }
 
@@ -684,7 +716,7 @@ impl Level {
             Index::Sparse => n(0)
                 .saturating_mul(n(1))
                 .saturating_mul(n(2))
-                .min(self.filed.len() as u64),
+                .min(self.order.len() as u64),
         }
     }
 
@@ -707,7 +739,7 @@ impl Level {
                 let cells = (0..3).fold(1u128, |acc, k| {
                     acc.saturating_mul((b[k] as i128 - a[k] as i128 + 1) as u128)
                 });
-                if cells <= self.filed.len() as u128 {
+                if cells <= self.order.len() as u128 {
                     for x in a[0]..=b[0] {
                         for y in a[1]..=b[1] {
                             for z in a[2]..=b[2] {
@@ -775,6 +807,53 @@ fn sort_pairs(out: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>, counts: 
 
 fn push_pair(out: &mut Vec<(u32, u32)>, a: u32, b: u32) {
     out.push((a.min(b), a.max(b)));
+}
+
+/// Placeholders after a level's filed objects, so that [`Level::scan`]'s four-wide
+/// reads past the end of a range stay in bounds.
+const SPARE: usize = 3;
+
+/// Appends pairs to a vector without a branch per pair: the vector is kept longer than
+/// the pairs written, every candidate pair is stored at the end, and only those kept
+/// move the end past it. Dropping the sink cuts the vector back to the kept pairs.
+struct PairSink<'a> {
+    buf: &'a mut Vec<(u32, u32)>,
+    len: usize,
+}
+
+impl<'a> PairSink<'a> {
+    fn new(buf: &'a mut Vec<(u32, u32)>) -> Self {
+        let len = buf.len();
+        PairSink { buf, len }
+    }
+
+    /// Room for `k` more candidate pairs.
+    #[inline]
+    fn reserve(&mut self, k: usize) {
+        if self.buf.len() < self.len + k {
+            self.grow(k);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, k: usize) {
+        let n = (2 * self.buf.len()).max(self.len + k + 64);
+        self.buf.resize(n, (0, 0));
+    }
+
+    /// Stores the pair `(a, b)` (ordered), kept if `keep`. Needs a prior
+    /// [`reserve`](Self::reserve).
+    #[inline]
+    fn put(&mut self, a: u32, b: u32, keep: bool) {
+        self.buf[self.len] = (a.min(b), a.max(b));
+        self.len += usize::from(keep);
+    }
+}
+
+impl Drop for PairSink<'_> {
+    fn drop(&mut self) {
+        self.buf.truncate(self.len);
+    }
 }
 
 impl BroadPhase for Grid {
