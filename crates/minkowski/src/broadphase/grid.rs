@@ -96,14 +96,16 @@ fn slot_code(cx: bool, cy: bool) -> u8 {
 }
 
 /// An object filed under its corner cell, for the pair pass: its box in single
-/// precision, rounded outwards (so the test never misses an overlap; in the f64 build a
-/// hit is confirmed on the exact boxes), as two SIMD vectors whose fourth lanes carry
-/// the id (32 bytes, two to a cache line).
+/// precision, rounded outwards (so the test never misses an overlap), as two SIMD
+/// vectors whose fourth lanes carry the id and the rounding slack (32 bytes, two to a
+/// cache line). In the f64 build a hit that might be an artefact of the rounding (the
+/// boxes overlap by less than their slacks) is confirmed on the exact boxes.
 #[derive(Debug, Clone, Copy)]
 struct Filed {
     /// Lowest corner; lane w holds the id's bits.
     lo: Vec4,
-    /// Highest corner; lane w is unused.
+    /// Highest corner; lane w holds the slack: how far (at least twice over) any
+    /// coordinate may be from the exact box's, 0 in the f32 build.
     hi: Vec4,
 }
 
@@ -121,7 +123,7 @@ impl Filed {
                 down(b.mins.z),
                 f32::from_bits(id),
             ),
-            hi: Vec4::new(up(b.maxs.x), up(b.maxs.y), up(b.maxs.z), 0.0),
+            hi: Vec4::new(up(b.maxs.x), up(b.maxs.y), up(b.maxs.z), slack(b)),
         }
     }
 
@@ -135,32 +137,57 @@ impl Filed {
     fn overlaps(&self, other: &Filed) -> bool {
         (self.lo.cmple(other.hi) & other.lo.cmple(self.hi)).bitmask() & 0b111 == 0b111
     }
-}
 
-/// The largest f32 not above `x` (exact in the f32 build).
-fn down(x: Real) -> f32 {
-    let f = x as f32;
-    if (f as Real) <= x {
-        f
-    } else {
-        next_toward_neg_inf(f)
+    /// Whether the exact boxes certainly meet: these overlap by at least both slacks
+    /// along every axis. (A sum that overflows, or an infinite slack, says no.)
+    #[inline]
+    fn surely_overlaps(&self, other: &Filed) -> bool {
+        let s = Vec4::splat(self.hi.w + other.hi.w);
+        ((self.lo + s).cmple(other.hi) & (other.lo + s).cmple(self.hi)).bitmask() & 0b111 == 0b111
     }
 }
 
-/// The smallest f32 not below `x`.
+/// The slack of a box's single-precision bounds (see [`down`]): each is within
+/// `|c| · 2⁻²¹ + 2⁻¹²⁵` of its coordinate `c`; twice that, from the largest coordinate,
+/// so that the rounding of [`Filed::surely_overlaps`]' sums is covered too. Infinite
+/// beyond the f32 range (bounds there are clamped). 0 in the f32 build, where the
+/// bounds are exact.
+#[inline]
+fn slack(b: &Aabb) -> f32 {
+    if cfg!(feature = "f64") {
+        let m = b.mins.abs().max(b.maxs.abs()).max_element();
+        if m < (f32::MAX / 4.0) as Real {
+            (m * (1.0 / 1_048_576.0)) as f32 * (1.0 + f32::EPSILON) + 2.0 * 1e-37
+        } else {
+            f32::INFINITY
+        }
+    } else {
+        0.0
+    }
+}
+
+/// An f32 not above `x`: `x` itself in the f32 build. In the f64 build, `x` rounded to
+/// the nearest f32 (clamped to the finite range) is within half a unit in the last place
+/// of it; lowering that by `|f| · 2⁻²²` (at least two units, and the subtraction rounds
+/// to at most one unit below `f`) and by the smallest normal f32 (for zero and
+/// subnormals) lands at or below `x`, looser by a unit or two than the largest such
+/// f32 but without a branch on the data: picking the tight one branched on whether
+/// rounding went up, a coin flip that mispredicted half the time.
+#[inline]
+fn down(x: Real) -> f32 {
+    if cfg!(feature = "f64") {
+        let limit = f32::MAX as Real;
+        let f = x.clamp(-limit, limit) as f32;
+        f - f.abs() * (1.0 / 4_194_304.0) - f32::MIN_POSITIVE
+    } else {
+        x as f32
+    }
+}
+
+/// An f32 not below `x` (see [`down`]).
+#[inline]
 fn up(x: Real) -> f32 {
     -down(-x)
-}
-
-fn next_toward_neg_inf(f: f32) -> f32 {
-    if f.is_nan() || f == f32::NEG_INFINITY {
-        return f;
-    }
-    if f == 0.0 {
-        return -f32::from_bits(1);
-    }
-    let b = f.to_bits();
-    f32::from_bits(if f > 0.0 { b - 1 } else { b + 1 })
 }
 
 /// Whether the exact boxes of two objects meet, after their single-precision boxes did:
@@ -200,8 +227,6 @@ struct Level {
     order: Vec<([i64; 3], u32, u8)>,
     /// The objects' boxes, each cell's contiguous, then [`SPARE`] placeholders.
     filed: Vec<Filed>,
-    /// The exact boxes of `filed`, same order (f64 build only; empty otherwise).
-    filed_exact: Vec<Aabb>,
     cell_of_filed: Vec<u32>,
     starts: Vec<u32>,
     cursor: Vec<u32>,
@@ -428,7 +453,6 @@ impl Level {
     /// contiguous per cell, and builds the index.
     fn file(&mut self, objects: &[Option<Entry>]) {
         self.filed.clear();
-        self.filed_exact.clear();
         let n_objects = self.order.len();
         let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
         for (cell, _, _) in &self.order {
@@ -445,7 +469,6 @@ impl Level {
         }
         let dims = [0, 1, 2].map(|k| (hi[k] as i128 - lo[k] as i128 + 1) as u128);
         let cells = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
-        let exact_too = cfg!(feature = "f64");
         if cells <= (16 * n_objects + 4096) as u128 {
             // Counting sort over the dense range, each cell's run in its sub-slots.
             let dims = dims.map(|d| d as i64);
@@ -462,10 +485,6 @@ impl Level {
                 self.starts[i + 1] += self.starts[i];
             }
             self.filed.resize(n_objects + SPARE, Filed::PLACEHOLDER);
-            if exact_too {
-                self.filed_exact
-                    .resize(n_objects + SPARE, Aabb::new(Vector::ZERO, Vector::ZERO));
-            }
             // Scatter, each cell's cursor starting at its run's start.
             self.cursor.clear();
             self.cursor.extend_from_slice(&self.starts[..n]);
@@ -476,9 +495,6 @@ impl Level {
                 let at = self.cursor[c as usize] as usize;
                 self.cursor[c as usize] += 1;
                 self.filed[at] = Filed::new(id, &e.aabb);
-                if exact_too {
-                    self.filed_exact[at] = e.aabb;
-                }
             }
             self.index = Index::Dense { origin: lo, dims };
         } else {
@@ -499,16 +515,9 @@ impl Level {
             for &(_, id, _) in &self.order {
                 if let Some(e) = objects[id as usize].as_ref() {
                     self.filed.push(Filed::new(id, &e.aabb));
-                    if exact_too {
-                        self.filed_exact.push(e.aabb);
-                    }
                 }
             }
             self.filed.extend([Filed::PLACEHOLDER; SPARE]);
-            if exact_too {
-                self.filed_exact
-                    .extend([Aabb::new(Vector::ZERO, Vector::ZERO); SPARE]);
-            }
             self.index = Index::Sparse;
         }
     }
@@ -516,11 +525,11 @@ impl Level {
     /// Pairs within the level: on rayon's pool, slab by slab of cells along x, when
     /// allowed, the `parallel` feature is on, the pool has more than one thread, the
     /// index is dense and there are enough objects to share.
-    fn pairs(&self, parallel: bool, out: &mut Vec<(u32, u32)>) {
+    fn pairs(&self, objects: &[Option<Entry>], parallel: bool, out: &mut Vec<(u32, u32)>) {
         let dims = match self.index {
             Index::Dense { dims, .. } => dims,
             Index::Sparse => {
-                self.sparse_pairs(out);
+                self.sparse_pairs(&mut PairSink::new(out, objects));
                 return;
             }
         };
@@ -538,7 +547,7 @@ impl Level {
                 .map(|r| {
                     let mut part = Vec::new();
                     let xs = r * dims[0] / runs..(r + 1) * dims[0] / runs;
-                    self.dense_slabs(xs, dims, &mut part);
+                    self.dense_slabs(xs, dims, &mut PairSink::new(&mut part, objects));
                     part
                 })
                 .collect();
@@ -548,13 +557,12 @@ impl Level {
             return;
         }
         let _ = parallel;
-        self.dense_slabs(0..dims[0], dims, out);
+        self.dense_slabs(0..dims[0], dims, &mut PairSink::new(out, objects));
     }
 
     /// Pairs of the objects whose corner cells have table x in `xs`, with each other
     /// and with the forward neighbours of their cells.
-    fn dense_slabs(&self, xs: std::ops::Range<i64>, dims: [i64; 3], out: &mut Vec<(u32, u32)>) {
-        let out = &mut PairSink::new(out);
+    fn dense_slabs(&self, xs: std::ops::Range<i64>, dims: [i64; 3], out: &mut PairSink<'_>) {
         let dy = dims[1];
         for x in xs {
             for y in 0..dy {
@@ -608,8 +616,7 @@ impl Level {
     }
 
     /// Pairs within the level under the sparse index.
-    fn sparse_pairs(&self, out: &mut Vec<(u32, u32)>) {
-        let out = &mut PairSink::new(out);
+    fn sparse_pairs(&self, out: &mut PairSink<'_>) {
         let mut start = 0;
         while start < self.order.len() {
             let cell = self.order[start].0;
@@ -669,21 +676,8 @@ impl Level {
     fn scan(&self, i: usize, from: usize, to: usize, out: &mut PairSink<'_>) {
         let a = self.filed[i];
         out.reserve(to.saturating_sub(from));
-        for (j, b) in self.filed[from.min(to)..to].iter().enumerate() {
-            let keep = a.overlaps(b) && self.exact_filed(i, from + j);
-            out.put(a.id(), b.id(), keep);
-        }
-    }
-
-    /// The exact test of filed objects `i` and `j` after the single-precision one passed:
-    /// nothing more in the f32 build, where that one is exact.
-    #[inline]
-    fn exact_filed(&self, i: usize, j: usize) -> bool {
-        if cfg!(feature = "f64") {
-            self.filed_exact[i].intersects(&self.filed_exact[j])
-        } else {
-            let _ = (i, j);
-            true
+        for b in &self.filed[from.min(to)..to] {
+            out.offer(&a, b);
         }
     }
 
@@ -819,12 +813,30 @@ const SPARE: usize = 3;
 struct PairSink<'a> {
     buf: &'a mut Vec<(u32, u32)>,
     len: usize,
+    /// The grid's entries, for the exact boxes of near-touching candidates (f64).
+    objects: &'a [Option<Entry>],
 }
 
 impl<'a> PairSink<'a> {
-    fn new(buf: &'a mut Vec<(u32, u32)>) -> Self {
+    fn new(buf: &'a mut Vec<(u32, u32)>, objects: &'a [Option<Entry>]) -> Self {
         let len = buf.len();
-        PairSink { buf, len }
+        PairSink { buf, len, objects }
+    }
+
+    /// Offers the candidate pair of two filed objects: kept if their boxes meet. In
+    /// the f64 build a pair whose single-precision boxes meet but not surely (see
+    /// [`Filed::surely_overlaps`]) is decided on the exact boxes: a rare branch, taken
+    /// only by boxes within rounding of touching. Needs a prior
+    /// [`reserve`](Self::reserve).
+    #[inline]
+    fn offer(&mut self, a: &Filed, b: &Filed) {
+        let hit = a.overlaps(b);
+        let keep = if cfg!(feature = "f64") && hit != a.surely_overlaps(b) {
+            confirm(self.objects, a.id(), b.id())
+        } else {
+            hit
+        };
+        self.put(a.id(), b.id(), keep);
     }
 
     /// Room for `k` more candidate pairs.
@@ -901,7 +913,7 @@ impl BroadPhase for Grid {
             if level.order.is_empty() {
                 continue;
             }
-            level.pairs(self.parallel, out);
+            level.pairs(&self.objects, self.parallel, out);
             for j in i + 1..self.levels.len() {
                 if !self.levels[j].order.is_empty() {
                     self.cross_pairs(i, j, out);
@@ -1101,6 +1113,49 @@ mod tests {
         }
     }
 
+    /// Boxes touching, overlapping or apart by far less than a single-precision unit
+    /// in the last place, at several scales and in both filings (the f64 build decides
+    /// those on the exact boxes; in the f32 build the gaps are whole units): pairs equal
+    /// brute force, touching ones included.
+    #[test]
+    fn near_touching_boxes_equal_brute_force() {
+        let mut next = uniform(0x7e57_0ad5);
+        let tiny = if cfg!(feature = "f64") { 1e-12 } else { 1e-6 };
+        for (scale, offset, cell) in [(1.0, 0.0, 2.0), (1e3, 1e6, 2e3), (1e-3, -5.0, 2e-3)] {
+            let mut boxes = Vec::new();
+            for _ in 0..300 {
+                let a = random_box(&mut next, 20.0 * scale, offset, 0.5 * scale, 0.1 * scale);
+                // A second box whose lower x face sits on, just inside or just outside
+                // the first's upper x face.
+                let gap = match (next() * 3.0) as u32 {
+                    0 => 0.0,
+                    1 => -tiny,
+                    _ => tiny,
+                } * (offset.abs() + scale) as f64;
+                let w = (next() * scale) as Real + 0.01 * scale as Real;
+                let lo_x = a.maxs.x + gap as Real;
+                let b = Aabb::new(
+                    Vector::new(lo_x, a.mins.y, a.mins.z),
+                    Vector::new(lo_x + w, a.maxs.y, a.maxs.z),
+                );
+                boxes.push(a);
+                boxes.push(b);
+            }
+            let label = format!("scale {scale}, offset {offset}");
+            let pairs = checked_pairs(&mut Grid::new(cell as Real), &boxes, &label);
+            // The touching pairs are there (each a box and its partner).
+            assert!(
+                pairs
+                    .iter()
+                    .filter(|p| p.1 == p.0 + 1 && p.0 % 2 == 0)
+                    .count()
+                    > 150
+            );
+            // And a sparse filing (cells far smaller than the boxes' spread).
+            checked_pairs(&mut Grid::new((cell * 1e-3) as Real), &boxes, &label);
+        }
+    }
+
     /// Both paths of the pair sort (counting sort on dense ids, the standard sort on
     /// sparse ones or short lists), with repeated pairs and runs of equal first ids.
     #[test]
@@ -1130,9 +1185,45 @@ mod tests {
 
     #[test]
     fn outward_rounding_never_shrinks() {
-        for x in [0.1, -0.1, 1.0e-30, -1.0e-30, 3.0, 1.0e20, -7.25, 0.0] {
-            let x = x as Real;
+        let check = |x: Real| {
             assert!((down(x) as Real) <= x && (up(x) as Real) >= x, "{x}");
+            // Loose by a few units in the last place at most (in range).
+            if x.abs() <= 1e30 && x.abs() >= 1e-30 {
+                let slack = 8.0 * x.abs() * f32::EPSILON as Real;
+                assert!(
+                    (x - down(x) as Real) <= slack && (up(x) as Real - x) <= slack,
+                    "{x}"
+                );
+            }
+        };
+        for x in [
+            0.1, -0.1, 1.0e-30, -1.0e-30, 3.0, 1.0e20, -7.25, 0.0, 0.5, -0.5,
+        ] {
+            check(x as Real);
+        }
+        #[cfg(feature = "f64")]
+        for x in [
+            1e300,
+            -1e300,
+            4e38,
+            -4e38,
+            1e-300,
+            -1e-300,
+            f64::MIN_POSITIVE,
+        ] {
+            check(x);
+        }
+        // Powers of two, their neighbours and random values across the whole range,
+        // both signs.
+        let mut next = uniform(0x5eed_f0d0_b100);
+        for _ in 0..20_000 {
+            let e = (next() * 120.0 - 60.0) as i32;
+            let m = 1.0 + next();
+            for x in [m, 1.0, 1.0 + 1e-9, 1.0 - 1e-9] {
+                let v = (x * (2.0f64).powi(e)) as Real;
+                check(v);
+                check(-v);
+            }
         }
     }
 }
