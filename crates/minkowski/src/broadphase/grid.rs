@@ -225,7 +225,7 @@ struct Level {
     /// The level's objects: (corner cell at this level, id), in id order, or sorted by
     /// cell with the sparse index (then `filed[i]` is `order[i]`'s).
     order: Vec<([i64; 3], u32, u8)>,
-    /// The objects' boxes, each cell's contiguous, then [`SPARE`] placeholders.
+    /// The objects' boxes, each cell's contiguous.
     filed: Vec<Filed>,
     cell_of_filed: Vec<u32>,
     starts: Vec<u32>,
@@ -484,7 +484,7 @@ impl Level {
             for i in 0..n {
                 self.starts[i + 1] += self.starts[i];
             }
-            self.filed.resize(n_objects + SPARE, Filed::PLACEHOLDER);
+            self.filed.resize(n_objects, Filed::PLACEHOLDER);
             // Scatter, each cell's cursor starting at its run's start.
             self.cursor.clear();
             self.cursor.extend_from_slice(&self.starts[..n]);
@@ -517,7 +517,6 @@ impl Level {
                     self.filed.push(Filed::new(id, &e.aabb));
                 }
             }
-            self.filed.extend([Filed::PLACEHOLDER; SPARE]);
             self.index = Index::Sparse;
         }
     }
@@ -802,10 +801,6 @@ fn sort_pairs(out: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>, counts: 
 fn push_pair(out: &mut Vec<(u32, u32)>, a: u32, b: u32) {
     out.push((a.min(b), a.max(b)));
 }
-
-/// Placeholders after a level's filed objects, so that [`Level::scan`]'s four-wide
-/// reads past the end of a range stay in bounds.
-const SPARE: usize = 3;
 
 /// Appends pairs to a vector without a branch per pair: the vector is kept longer than
 /// the pairs written, every candidate pair is stored at the end, and only those kept
