@@ -123,3 +123,67 @@ fn compound_construction_errors() {
     let far = Pose::from_translation(Vector::splat(Real::MAX));
     assert!(Compound::new(vec![(far, s)]).is_err());
 }
+
+/// Parts that touch, overlap or are apart by a few units in the last place, under random
+/// rigid motions of the whole scene and sizes from 1e-2 to 1e2: the compound's pruning
+/// by part boxes never changes the answer of the union over parts.
+#[test]
+fn touching_parts_equal_brute_force_over_parts() {
+    let mut rng = Rng::new(0x70c4);
+    let opts = QueryOptions::default();
+    let cube = |h: f64| -> Shape {
+        minkowski::shape::Cuboid::new(Vector::splat(h as Real))
+            .unwrap()
+            .into()
+    };
+    let (mut touching, mut differ) = (0, 0);
+    for case in 0..3000 {
+        let scale = 10f64.powf(rng.range(-2.0, 2.0));
+        // Gaps (relative to the size) from overlap by about a unit in the last place,
+        // through exact touching, to clear separation.
+        let gap = [0.0, 1e-7, -1e-7, 3e-7, 1e-6, 3e-6][(case / 8) % 6] * scale;
+        let part_a = (Pose::IDENTITY, cube(0.5 * scale));
+        let a: Collider = Compound::new(vec![
+            part_a,
+            (
+                Pose::from_translation(Vector::new(0.0, (3.0 * scale) as Real, 0.0)),
+                cube(0.5 * scale),
+            ),
+        ])
+        .unwrap()
+        .into();
+        let b: Collider = Compound::new(vec![(Pose::IDENTITY, cube(0.5 * scale))])
+            .unwrap()
+            .into();
+        let local_b = Pose::from_translation(Vector::new((scale + gap) as Real, 0.0, 0.0));
+        // Half the scenes axis-aligned (quarter turns): there the part boxes are tight
+        // and touching faces give touching boxes, which the pruning must keep.
+        let mut world = random_pose(&mut rng, 3.0 * scale);
+        if case % 8 < 4 {
+            let quarter = minkowski::Rotation::from_rotation_z(std::f64::consts::FRAC_PI_2 as Real);
+            world.rotation = if case % 16 < 8 {
+                minkowski::Rotation::IDENTITY
+            } else {
+                quarter
+            };
+        }
+        let (pa, pb) = (world, world.mul(&local_b));
+        let (xa, xb) = (pieces(&a, &pa), pieces(&b, &pb));
+        let any = xa.iter().any(|(_, sa, qa)| {
+            xb.iter()
+                .any(|(_, sb, qb)| query::intersects_with(sa, qa, sb, qb, &opts, None))
+        });
+        let got = compound::intersects(&a, &pa, &b, &pb, &opts).is_some();
+        touching += usize::from(any);
+        if got != any {
+            differ += 1;
+            eprintln!("case {case}: scale {scale}, gap {gap}: parts {any}, compound {got}");
+        }
+    }
+    assert_eq!(differ, 0, "{touching} touching");
+    // Both sides of the edge are reached (exact touching goes either way by rounding).
+    assert!(
+        (600..2400).contains(&touching),
+        "{touching} of 3000 touching"
+    );
+}

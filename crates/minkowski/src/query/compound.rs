@@ -63,12 +63,12 @@ impl Collider {
         matches!(self, Collider::Compound(_)).then_some(i)
     }
 
-    /// Indices of the pieces whose world boxes overlap `world_box` (all of them, i.e.
-    /// `[0]`, for a convex shape whose box overlaps).
-    fn pieces_near(&self, pose: &Pose, world_box: &Aabb) -> Vec<u32> {
+    /// Indices of the pieces whose world boxes, [`grown`] by `tol`, overlap `world_box`
+    /// (all of them, i.e. `[0]`, for a convex shape whose box overlaps).
+    fn pieces_near(&self, pose: &Pose, world_box: &Aabb, tol: Real) -> Vec<u32> {
         match self {
             Collider::Convex(s) => {
-                if s.local_aabb().transformed(pose).intersects(world_box) {
+                if grown(s.local_aabb().transformed(pose), tol).intersects(world_box) {
                     vec![0]
                 } else {
                     Vec::new()
@@ -76,14 +76,12 @@ impl Collider {
             }
             Collider::Compound(c) => {
                 // The world box in the compound's frame (conservative), then the tree.
-                let local = world_box.transformed(&pose.inverse());
+                let local = grown(world_box.transformed(&pose.inverse()), tol);
                 let mut out = Vec::new();
                 c.parts_near(&local, |i| out.push(i));
-                // Re-check with exact world boxes of the parts (the frame change loosens).
+                // Re-check with the parts' world boxes (the frame change loosens).
                 out.retain(|&i| {
-                    c.part_aabb(i as usize)
-                        .transformed(pose)
-                        .intersects(world_box)
+                    grown(c.part_aabb(i as usize).transformed(pose), tol).intersects(world_box)
                 });
                 out.sort_unstable();
                 out
@@ -117,13 +115,30 @@ pub struct PartAnswer<T> {
     pub part_b: Option<u32>,
 }
 
-/// Candidate piece pairs whose world boxes overlap.
-fn overlapping_pieces(a: &Collider, pa: &Pose, b: &Collider, pb: &Pose) -> Vec<(u32, u32)> {
+/// A world box grown by what the convex queries may still call touching: GJK's touching
+/// tolerance `tol` (relative to the coordinates' size) four times over, which also
+/// covers the box's own rounding. Exact boxes would drop part pairs that touch or
+/// overlap by a unit in the last place: faces that touch exactly round apart about half
+/// the time, where GJK reports contact.
+fn grown(b: Aabb, tol: Real) -> Aabb {
+    let size = b.mins.abs().max(b.maxs.abs()).max_element() + (b.maxs - b.mins).max_element();
+    b.loosened(4.0 * tol * size + Real::MIN_POSITIVE)
+}
+
+/// Candidate piece pairs whose world boxes, [`grown`], overlap.
+fn overlapping_pieces(
+    a: &Collider,
+    pa: &Pose,
+    b: &Collider,
+    pb: &Pose,
+    opts: &QueryOptions,
+) -> Vec<(u32, u32)> {
+    let tol = opts.gjk.abs_tolerance.max(4.0 * crate::math::EPSILON);
     let mut out = Vec::new();
-    let box_b = b.local_aabb().transformed(pb);
-    for i in a.pieces_near(pa, &box_b) {
-        let bi = a.piece_box(i, pa);
-        for j in b.pieces_near(pb, &bi) {
+    let box_b = grown(b.local_aabb().transformed(pb), tol);
+    for i in a.pieces_near(pa, &box_b, tol) {
+        let bi = grown(a.piece_box(i, pa), tol);
+        for j in b.pieces_near(pb, &bi, tol) {
             out.push((i, j));
         }
     }
@@ -138,7 +153,7 @@ pub fn intersects(
     pb: &Pose,
     opts: &QueryOptions,
 ) -> Option<PartAnswer<()>> {
-    for (i, j) in overlapping_pieces(a, pa, b, pb) {
+    for (i, j) in overlapping_pieces(a, pa, b, pb, opts) {
         let (sa, qa) = a.piece(i, pa);
         let (sb, qb) = b.piece(j, pb);
         if intersects_with(sa, &qa, sb, &qb, opts, None) {
@@ -232,7 +247,7 @@ pub fn contact(
     opts: &QueryOptions,
 ) -> PartAnswer<Contact> {
     let mut best: Option<PartAnswer<Contact>> = None;
-    for (i, j) in overlapping_pieces(a, pa, b, pb) {
+    for (i, j) in overlapping_pieces(a, pa, b, pb, opts) {
         let (sa, qa) = a.piece(i, pa);
         let (sb, qb) = b.piece(j, pb);
         let c = contact_with(sa, &qa, sb, &qb, opts, None);
