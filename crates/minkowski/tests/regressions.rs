@@ -38,3 +38,60 @@ fn gjk_reduction_below_the_lower_bound_does_not_flip_the_normal() {
     let d = query::distance(&a, &pa, &b, &pb);
     assert!((d.distance - 1.0504464e-5).abs() < 3e-6, "{d:?}");
 }
+
+/// Found while probing touching pairs: a box face exactly against a cylinder's curved
+/// side. The support of `A ⊖ B` along the last direction ties across a flat face, the tie
+/// went to a face vertex already in the simplex, and GJK stopped with bounds [0, 6.1e-5]
+/// (f32; 1.8e-9 in f64) calling it converged, so `intersects` said apart. GJK now tilts the direction
+/// along the face and searches again. Both orders, the cylinder unturned and turned a
+/// quarter about its axis, sizes from 1e-2 to 1e2, plain and accelerated GJK.
+#[test]
+fn touching_box_face_and_cylinder_side_intersect() {
+    use minkowski::query::gjk::{GjkOptions, GjkVariant};
+    use minkowski::query::QueryOptions;
+    use minkowski::shape::Cuboid;
+    use minkowski::Real;
+    // Relative to the size: the stall left 6.1e-5 (f32) and 1.8e-9 (f64).
+    let close: Real = if cfg!(feature = "f64") { 1e-12 } else { 1e-6 };
+    for scale in [1e-2 as Real, 1.0, 1e2] {
+        let boxy = Shape::from(Cuboid::new(Vector::splat(0.5 * scale)).unwrap());
+        let cyl = Shape::from(Cylinder::new(0.5 * scale, 0.5 * scale).unwrap());
+        for turn in [0.0 as Real, std::f64::consts::FRAC_PI_2 as Real] {
+            let pa = Pose::IDENTITY;
+            let pb = Pose::new(
+                Rotation::from_rotation_y(turn),
+                Vector::new(scale, 0.0, 0.0),
+            );
+            for variant in [GjkVariant::Plain, GjkVariant::Nesterov] {
+                let opts = QueryOptions {
+                    gjk: GjkOptions {
+                        variant,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let label = format!("scale {scale}, turn {turn}, {variant:?}");
+                let d = query::distance_with(&boxy, &pa, &cyl, &pb, &opts, None);
+                assert!(d.distance <= close * scale, "{label}: {d:?}");
+                // Unturned, the faces touch exactly, but the cylinder's support points are
+                // rounded: "apart" may be answered, with a bound within rounding.
+                if turn == 0.0 {
+                    for (x, px, y, py) in [(&boxy, &pa, &cyl, &pb), (&cyl, &pb, &boxy, &pa)] {
+                        if let Some(gap) = query::separation_bound_with(x, px, y, py, &opts, None) {
+                            assert!(gap <= close * scale, "{label}: apart by {gap}");
+                        }
+                    }
+                }
+                let c = query::contact_with(&boxy, &pa, &cyl, &pb, &opts, None);
+                assert!(c.distance.abs() <= close * scale, "{label}: {c:?}");
+                // Apart by a hundredth: the distance is still right.
+                let apart = Pose::new(pb.rotation, Vector::new(1.01 * scale, 0.0, 0.0));
+                let d = query::distance_with(&boxy, &pa, &cyl, &apart, &opts, None);
+                assert!(
+                    (d.distance - 0.01 * scale).abs() <= 1e-5 * scale,
+                    "{label}: {d:?}"
+                );
+            }
+        }
+    }
+}

@@ -320,6 +320,28 @@ fn magnitude(sp: &SupportPoint) -> Real {
     sp.a.abs().max_element().max(sp.b.abs().max_element())
 }
 
+/// How far (radians, about) a search direction is tilted to break a tie on a flat
+/// face of `A ⊖ B` (see [`tilt_from`]): about `4 √ε`. Any tilt breaks a tie between
+/// vertices far beyond rounding, and it moves the support point of a curved surface by
+/// only `r θ² / 2 ≈ 8 ε r`, within GJK's touching tolerance.
+#[cfg(not(feature = "f64"))]
+const TIE_TILT: Real = 1.4e-3;
+#[cfg(feature = "f64")]
+const TIE_TILT: Real = 6e-8;
+
+/// When GJK stalls — the support point along `−v` is one it already has, or adds no
+/// progress — while its bounds are still apart, the support plane holds a flat face of
+/// `A ⊖ B` (a tie, such as a box face against a cylinder's side) and the tie went to a
+/// vertex the simplex already uses, on one side of the face. The tilt to subtract from
+/// the unit search direction so that the next support point comes from the face's other
+/// side: along the face (perpendicular to `v`), away from that vertex `w`. `None` when
+/// there is no such direction (`w` on the line of `v`, or `v` zero).
+fn tilt_from(v: Vector, vv: Real, w: Vector) -> Option<Vector> {
+    let away = v - w;
+    let along = away - v * (away.dot(v) / vv);
+    (along.length_squared() > 0.0).then(|| along.normalize() * TIE_TILT)
+}
+
 pub(crate) fn run<A, B>(
     pair: &Pair<'_, A, B>,
     mode: Mode,
@@ -430,6 +452,10 @@ where
     let mut d_prev = out.v;
     let mut w_prev = out.v;
     let mut k: u32 = 0;
+    // A tilt of the next search direction after a support point came back already in
+    // the simplex (see below), and how many such retries are left.
+    let mut tilt: Option<Vector> = None;
+    let mut tie_retries = 2;
     loop {
         if out.iterations >= opts.max_iterations {
             out.status = GjkStatus::MaxIterations;
@@ -437,7 +463,9 @@ where
         }
         out.iterations += 1;
         let mut dir = out.v;
-        if momentum && !out.simplex.is_empty() {
+        if let Some(t) = tilt.take() {
+            dir = out.v.normalize_or_zero() - t;
+        } else if momentum && !out.simplex.is_empty() {
             let delta = (k as Real + 1.0) / (k as Real + 3.0);
             let y = out.v * delta + w_prev * (1.0 - delta);
             let d = d_prev.normalize_or_zero() * delta + y.normalize_or_zero() * (1.0 - delta);
@@ -474,6 +502,15 @@ where
                     momentum = false;
                     continue;
                 }
+                // The support point repeats while the bounds are still apart (the test
+                // above failed): see `tilt_from`.
+                if tie_retries > 0 {
+                    if let Some(t) = tilt_from(out.v, out.vv, w) {
+                        tie_retries -= 1;
+                        tilt = Some(t);
+                        continue;
+                    }
+                }
                 break;
             }
         }
@@ -506,6 +543,14 @@ where
             if momentum {
                 momentum = false;
                 continue;
+            }
+            // The same tie as a repeated support point, rounded a unit away from it.
+            if tie_retries > 0 {
+                if let Some(t) = tilt_from(out.v, out.vv, w) {
+                    tie_retries -= 1;
+                    tilt = Some(t);
+                    continue;
+                }
             }
             if !restarted {
                 // A simplex that mixes far and near vertices can lose the precision
