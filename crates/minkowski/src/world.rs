@@ -737,7 +737,7 @@ fn narrow_pair(
     if let Some(d) = apart {
         // Carried to later updates less what rounding and GJK's touching tolerance could
         // hide at these coordinates.
-        let tol = opts.query.gjk.abs_tolerance.max(4.0 * crate::math::EPSILON);
+        let tol = opts.query.gjk.touch_tolerance();
         let scale = (b.pose.translation - a.pose.translation).length() + a.radius + b.radius;
         state.separation = d - 4.0 * tol * scale;
         if d > margin || margin <= 0.0 {

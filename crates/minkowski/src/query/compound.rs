@@ -133,7 +133,7 @@ fn overlapping_pieces(
     pb: &Pose,
     opts: &QueryOptions,
 ) -> Vec<(u32, u32)> {
-    let tol = opts.gjk.abs_tolerance.max(4.0 * crate::math::EPSILON);
+    let tol = opts.gjk.touch_tolerance();
     let mut out = Vec::new();
     let box_b = grown(b.local_aabb().transformed(pb), tol);
     for i in a.pieces_near(pa, &box_b, tol) {

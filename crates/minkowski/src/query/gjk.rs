@@ -132,6 +132,14 @@ impl Default for GjkOptions {
     }
 }
 
+impl GjkOptions {
+    /// The absolute tolerance GJK works with: [`abs_tolerance`](Self::abs_tolerance),
+    /// but never below 4 ε (rounding alone reaches that).
+    pub(crate) fn touch_tolerance(&self) -> Real {
+        self.abs_tolerance.max(4.0 * EPSILON)
+    }
+}
+
 #[cfg(not(feature = "f64"))]
 const DEFAULT_REL_TOLERANCE: Real = 1e-5;
 #[cfg(feature = "f64")]
@@ -334,12 +342,21 @@ const TIE_TILT: Real = 6e-8;
 /// `A ⊖ B` (a tie, such as a box face against a cylinder's side) and the tie went to a
 /// vertex the simplex already uses, on one side of the face. The tilt to subtract from
 /// the unit search direction so that the next support point comes from the face's other
-/// side: along the face (perpendicular to `v`), away from that vertex `w`. `None` when
-/// there is no such direction (`w` on the line of `v`, or `v` zero).
-fn tilt_from(v: Vector, vv: Real, w: Vector) -> Option<Vector> {
+/// side: along the face (perpendicular to `v`), away from that vertex `w`, taking one of
+/// the run's `retries`. `None` when none are left or there is no such direction (`w` on
+/// the line of `v`, or `v` zero).
+fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector) -> Option<Vector> {
+    if *retries == 0 {
+        return None;
+    }
     let away = v - w;
     let along = away - v * (away.dot(v) / vv);
-    (along.length_squared() > 0.0).then(|| along.normalize() * TIE_TILT)
+    if along.length_squared() > 0.0 {
+        *retries -= 1;
+        Some(along.normalize() * TIE_TILT)
+    } else {
+        None
+    }
 }
 
 pub(crate) fn run<A, B>(
@@ -382,7 +399,7 @@ where
         Mode::Intersect { margin } => margin,
         Mode::Distance => 0.0,
     };
-    let abs_tol = opts.abs_tolerance.max(4.0 * EPSILON);
+    let abs_tol = opts.touch_tolerance();
     let mut out = LocalGjk {
         simplex: Simplex::new(),
         v: Vector::ZERO,
@@ -452,8 +469,8 @@ where
     let mut d_prev = out.v;
     let mut w_prev = out.v;
     let mut k: u32 = 0;
-    // A tilt of the next search direction after a support point came back already in
-    // the simplex (see below), and how many such retries are left.
+    // A tilt of the next search direction after a stall on a tie (see `tilt_from`), and
+    // how many such retries are left.
     let mut tilt: Option<Vector> = None;
     let mut tie_retries = 2;
     loop {
@@ -504,12 +521,9 @@ where
                 }
                 // The support point repeats while the bounds are still apart (the test
                 // above failed): see `tilt_from`.
-                if tie_retries > 0 {
-                    if let Some(t) = tilt_from(out.v, out.vv, w) {
-                        tie_retries -= 1;
-                        tilt = Some(t);
-                        continue;
-                    }
+                tilt = tilt_from(&mut tie_retries, out.v, out.vv, w);
+                if tilt.is_some() {
+                    continue;
                 }
                 break;
             }
@@ -545,12 +559,9 @@ where
                 continue;
             }
             // The same tie as a repeated support point, rounded a unit away from it.
-            if tie_retries > 0 {
-                if let Some(t) = tilt_from(out.v, out.vv, w) {
-                    tie_retries -= 1;
-                    tilt = Some(t);
-                    continue;
-                }
+            tilt = tilt_from(&mut tie_retries, out.v, out.vv, w);
+            if tilt.is_some() {
+                continue;
             }
             if !restarted {
                 // A simplex that mixes far and near vertices can lose the precision
