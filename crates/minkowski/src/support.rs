@@ -52,6 +52,19 @@ pub trait SupportMap {
         let _ = hint;
         self.local_support(dir)
     }
+
+    /// The point of the set that a hint left by
+    /// [`local_support_hinted`](SupportMap::local_support_hinted) names, found without a
+    /// search (a vertex index), or `None` when the map cannot name points by hints.
+    ///
+    /// Whatever the hint (stale, from another shape, `u32::MAX`), an answer must be a
+    /// point of the set: GJK's warm start builds a simplex from these points and trusts
+    /// it to lie inside `A ⊖ B`. The default names none.
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        let _ = hint;
+        None
+    }
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for &S {
@@ -62,6 +75,10 @@ impl<S: SupportMap + ?Sized> SupportMap for &S {
     #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         (**self).local_support_hinted(dir, hint)
+    }
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        (**self).hinted_point(hint)
     }
     #[inline]
     fn local_center(&self) -> Point {
@@ -77,6 +94,10 @@ impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
     #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         (**self).local_support_hinted(dir, hint)
+    }
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        (**self).hinted_point(hint)
     }
     #[inline]
     fn local_center(&self) -> Point {
@@ -114,6 +135,10 @@ impl<S: SupportMap> SupportMap for Transformed<S> {
         let local_dir = self.pose.inverse_transform_vector(dir);
         self.pose
             .transform_point(self.inner.local_support_hinted(local_dir, hint))
+    }
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        Some(self.pose.transform_point(self.inner.hinted_point(hint)?))
     }
     #[inline]
     fn local_center(&self) -> Point {

@@ -38,7 +38,7 @@
 
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
-use crate::math::{Pose, Real};
+use crate::math::{Pose, Real, EPSILON};
 use crate::query::compound::{self, Collider};
 use crate::query::gjk::GjkCache;
 use crate::query::{self, Contact, QueryOptions};
@@ -152,8 +152,8 @@ impl Default for WorldOptions {
 struct Object {
     shape: Collider,
     pose: Pose,
-    /// Distance from the local origin to the farthest corner of the local box (length
-    /// units): no point of the shape is farther.
+    /// Radius of a ball about the local origin holding the shape
+    /// ([`Collider::bounding_radius`], length units): no point of the shape is farther.
     radius: Real,
 }
 
@@ -339,7 +339,7 @@ impl World {
             self.free.push(index);
             return Err(WorldError::InvalidPose);
         }
-        let radius = shape.local_aabb().origin_radius();
+        let radius = shape.bounding_radius();
         let slot = &mut self.slots[index as usize];
         slot.object = Some(Object {
             shape,
@@ -714,6 +714,19 @@ fn narrow_pair(
 ) -> Option<Found> {
     state.separation = Real::NEG_INFINITY;
     let margin = opts.contact_margin;
+    // Bounding balls apart by more than the margin: so are the shapes, and no support
+    // point is needed (two in five of the pairs the grid reports in `minkowski scene`).
+    // The gap is carried like a GJK bound (below), less its rounding slack and that of
+    // the translations.
+    let tol = opts.query.gjk.touch_tolerance();
+    let centers = (b.pose.translation - a.pose.translation).length();
+    let scale = centers + a.radius + b.radius;
+    let far = a.pose.translation.abs().max_element() + b.pose.translation.abs().max_element();
+    let balls = centers - a.radius - b.radius - 4.0 * tol * scale - 8.0 * EPSILON * far;
+    if balls > margin {
+        state.separation = balls;
+        return None;
+    }
     let (Collider::Convex(sa), Collider::Convex(sb)) = (a.shape, b.shape) else {
         if !opts.contact_details {
             let (pa, pb) = if margin > 0.0 {
@@ -737,8 +750,6 @@ fn narrow_pair(
     if let Some(d) = apart {
         // Carried to later updates less what rounding and GJK's touching tolerance could
         // hide at these coordinates.
-        let tol = opts.query.gjk.touch_tolerance();
-        let scale = (b.pose.translation - a.pose.translation).length() + a.radius + b.radius;
         state.separation = d - 4.0 * tol * scale;
         if d > margin || margin <= 0.0 {
             return None;

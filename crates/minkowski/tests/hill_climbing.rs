@@ -2,9 +2,9 @@
 //!
 //! For hulls of 8 to 20,000 vertices (on a sphere, in a ball, a jittered box, a flat
 //! polygon, a segment, the seed-000 tessellations), 10^5 directions per hull (half random,
-//! half a slowly turning sequence), each climbed from a cold start (vertex 0), from the
-//! previous answer (warm) and from a random vertex: the support value must equal the
-//! scan's exactly — the
+//! half a slowly turning sequence), each climbed from vertex 0, from the start table alone
+//! (no hint), from the previous answer (warm) and from a random vertex: the support value
+//! must equal the scan's exactly — the
 //! climb stops only where no neighbour improves the computed dot product, and on a
 //! polytope's vertex graph such a vertex is a global maximum.
 
@@ -87,9 +87,15 @@ fn hill_climbing_support_equals_the_linear_scan() {
             };
             let best = poly.points()[poly.support_index_scan(d)].dot(d);
             let cold = poly.support_index_climb(d, 0);
+            let table = poly.support_index_climb(d, usize::MAX);
             warm = poly.support_index_climb(d, warm);
             let random = poly.support_index_climb(d, rng.below(n));
-            for (how, i) in [("cold", cold), ("warm", warm), ("random", random)] {
+            for (how, i) in [
+                ("cold", cold),
+                ("table", table),
+                ("warm", warm),
+                ("random", random),
+            ] {
                 assert_eq!(
                     poly.points()[i].dot(d),
                     best,
@@ -97,10 +103,60 @@ fn hill_climbing_support_equals_the_linear_scan() {
                 );
             }
             let mut hint = rng.below(2 * n) as u32; // out-of-range hints are allowed
-            assert_eq!(poly.local_support_hinted(d, &mut hint).dot(d), best);
+            let p = poly.local_support_hinted(d, &mut hint);
+            assert_eq!(p.dot(d), best);
+            // The hint left behind names the answer (GJK's warm start rebuilds its
+            // simplex from such hints).
+            assert_eq!(poly.hinted_point(hint), Some(p));
             assert_eq!(poly.local_support(d).dot(d), best);
         }
         climbed += usize::from(poly.uses_hill_climbing());
     }
     assert!(climbed >= 8, "{climbed}");
+}
+
+/// Directions on the start table's cell boundaries (axes, face diagonals, cube corners),
+/// signed zeros, subnormal, huge and non-finite directions: finite ones get the scan's
+/// support value; the others some vertex, without a panic.
+#[test]
+fn climbing_along_awkward_directions() {
+    let pts = tessellation::seed000_shapes()
+        .into_iter()
+        .find(|(name, _)| *name == "sphere")
+        .unwrap()
+        .1;
+    let mut poly = ConvexPolyhedron::new(pts).unwrap();
+    poly.set_hill_climbing(true);
+    let n = poly.points().len();
+    let mut dirs = Vec::new();
+    for x in [-1.0, -0.0, 0.0, 0.5, 1.0] {
+        for y in [-1.0, -0.0, 0.0, 1.0] {
+            for z in [-1.0, 0.0, 0.25, 1.0] {
+                for scale in [1.0, 1e-40, 1e30] {
+                    dirs.push(Vector::new(x, y, z) * scale as Real);
+                }
+            }
+        }
+    }
+    for d in dirs {
+        let best = poly.points()[poly.support_index_scan(d)].dot(d);
+        for start in [0, n - 1, usize::MAX] {
+            let i = poly.support_index_climb(d, start);
+            assert!(i < n);
+            if d.is_finite() {
+                assert_eq!(
+                    poly.points()[i].dot(d),
+                    best,
+                    "direction {d}, start {start}"
+                );
+            }
+        }
+    }
+    for d in [
+        Vector::splat(Real::NAN),
+        Vector::new(Real::INFINITY, 0.0, 1.0),
+        Vector::new(Real::NEG_INFINITY, Real::NAN, 0.0),
+    ] {
+        assert!(poly.support_index_climb(d, usize::MAX) < n);
+    }
 }

@@ -382,3 +382,71 @@ fn carried_separations_never_hide_a_contact() {
         assert_eq!((w.contacts()[0].a, w.contacts()[0].b), (r, s));
     }
 }
+
+/// The world's first narrow-phase test rejects pairs whose bounding balls are apart. Pairs
+/// that touch exactly where their balls touch — cubes corner to corner along their
+/// diagonal, and polyhedra vertex to vertex — at sizes 10^-2 … 10^2 and up to 10^4 sizes
+/// from the origin, must still reach GJK: every pair the all-pairs narrow phase finds in
+/// contact must be a world contact.
+#[test]
+fn pairs_touching_where_their_balls_touch_are_contacts() {
+    let mut rng = Rng::new(0xb411);
+    let hull = ConvexPolyhedron::new(
+        common::fibonacci(60)
+            .into_iter()
+            .map(|d| v(d.x, d.y, d.z))
+            .collect(),
+    )
+    .unwrap();
+    let mut found = 0;
+    for scale in [0.01, 1.0, 100.0] {
+        for far in [0.0, 1e3, 1e4] {
+            let mut w = World::new(
+                BroadPhaseKind::Grid { cell_size: 0.0 },
+                WorldOptions {
+                    contact_details: false,
+                    ..Default::default()
+                },
+            );
+            for k in 0..40 {
+                let origin = common::v3(rng.dir() * far * scale);
+                // Gap along the line of centres: exactly 0, or a hair in or out.
+                let gap = [0.0, 1e-9, -1e-9, 1e-7][k % 4] * scale;
+                let (a, b, half_span): (Shape, Shape, Vector) = if k % 2 == 0 {
+                    let h = v(1.0, 0.5, 0.25) * scale as Real;
+                    let c: Shape = Cuboid::new(h).unwrap().into();
+                    (c.clone(), c, h)
+                } else {
+                    // Vertex 0 of the hull, and the opposite vertex of its point mirror.
+                    let p = hull.points()[0];
+                    let s = minkowski::shape::ConvexPolyhedron::new(
+                        hull.points().iter().map(|q| *q * scale as Real).collect(),
+                    )
+                    .unwrap();
+                    (s.clone().into(), s.into(), p * scale as Real)
+                };
+                let along = half_span.normalize() * gap as Real;
+                let pa = Pose::from_translation(origin);
+                // B is A turned half a turn about an axis across the span, so B's copy of
+                // the far corner (vertex) meets A's.
+                let turn = Rotation::from_axis_angle(
+                    half_span.any_orthonormal_vector(),
+                    std::f64::consts::PI as Real,
+                );
+                let pb = Pose::new(turn, origin + half_span * 2.0 + along);
+                w.insert(a, pa).unwrap();
+                w.insert(b, pb).unwrap();
+            }
+            w.update();
+            let got = contact_set(&w);
+            for ((a, b), _) in w.brute_force_contacts() {
+                assert!(
+                    got.contains(&(a, b)),
+                    "scale {scale}, far {far}: pair ({a}, {b}) missing"
+                );
+                found += 1;
+            }
+        }
+    }
+    assert!(found >= 100, "{found}");
+}

@@ -48,6 +48,23 @@ impl Collider {
         }
     }
 
+    /// The radius of a ball about the local origin that contains the collider (length
+    /// units; see [`Shape::bounding_radius`]). A compound's is its parts' largest
+    /// distance from the origin plus radius, or its box's farthest corner if less.
+    pub fn bounding_radius(&self) -> Real {
+        match self {
+            Collider::Convex(s) => s.bounding_radius(),
+            Collider::Compound(c) => {
+                let parts = c
+                    .parts()
+                    .iter()
+                    .map(|(pose, s)| pose.translation.length() + s.bounding_radius())
+                    .fold(0.0, Real::max);
+                (parts * (1.0 + 4.0 * crate::math::EPSILON)).min(c.local_aabb().origin_radius())
+            }
+        }
+    }
+
     /// The convex pieces with their poses in the world, given the collider's pose.
     fn piece(&self, i: u32, pose: &Pose) -> (&Shape, Pose) {
         match self {

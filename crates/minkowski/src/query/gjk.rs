@@ -281,6 +281,15 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
         SupportPoint { w: a - b, a, b }
     }
 
+    /// The point of `A ⊖ B` whose sources the hints name (see
+    /// [`SupportMap::hinted_point`]), when both shapes can name them.
+    #[inline]
+    pub fn hinted(&self, [ha, hb]: [u32; 2]) -> Option<SupportPoint> {
+        let a = self.a.hinted_point(ha)?;
+        let b = self.rot * self.b.hinted_point(hb)? + self.trans;
+        Some(SupportPoint { w: a - b, a, b })
+    }
+
     /// The current support-search hints of A and B.
     pub fn hints(&self) -> [u32; 2] {
         self.hints.get()
@@ -295,6 +304,20 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
     pub fn center_difference(&self) -> Vector {
         self.a.local_center() - (self.rot * self.b.local_center() + self.trans)
     }
+}
+
+/// The cached simplex rebuilt from its vertices' hints alone (see [`Pair::hinted`]):
+/// `None` unless every vertex's sources can be named.
+fn hinted_simplex<A, B>(pair: &Pair<'_, A, B>, c: &GjkCache) -> Option<Simplex>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut s = Simplex::new();
+    for i in 0..c.len as usize {
+        s.push_hinted(pair.hinted(c.hints[i])?, c.dirs[i], c.hints[i]);
+    }
+    Some(s)
 }
 
 /// What a run is for.
@@ -431,15 +454,25 @@ where
         }
     }
 
-    // Warm start: rebuild the cached simplex with the shapes where they are now.
+    // Warm start: the cached simplex's sources where the shapes are now, named by their
+    // hints when both shapes can (no search), else searched again along the cached
+    // directions, each from the vertex it was last found at.
     if let Some(c) = cache.as_deref() {
-        // Each vertex is searched from the vertex it was last found at.
-        for i in 0..c.len as usize {
-            pair.set_hints(c.hints[i]);
-            let sp = pair.support(c.dirs[i]);
-            if !out.simplex.contains(sp.w, 0.0) {
-                out.scale = out.scale.max(magnitude(&sp));
-                out.simplex.push_hinted(sp, c.dirs[i], pair.hints());
+        if let Some(s) = hinted_simplex(pair, c) {
+            for i in 0..s.len {
+                if !out.simplex.contains(s.verts[i].w, 0.0) {
+                    out.scale = out.scale.max(magnitude(&s.verts[i]));
+                    out.simplex.push_hinted(s.verts[i], s.dirs[i], s.hints[i]);
+                }
+            }
+        } else {
+            for i in 0..c.len as usize {
+                pair.set_hints(c.hints[i]);
+                let sp = pair.support(c.dirs[i]);
+                if !out.simplex.contains(sp.w, 0.0) {
+                    out.scale = out.scale.max(magnitude(&sp));
+                    out.simplex.push_hinted(sp, c.dirs[i], pair.hints());
+                }
             }
         }
         pair.set_hints(c.last_hints);

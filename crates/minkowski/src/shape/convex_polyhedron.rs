@@ -46,38 +46,57 @@ pub struct ConvexPolyhedron {
     center: Point,
     /// Local box, computed once (broad phases and compound queries ask for it often).
     aabb: Aabb,
+    /// Largest distance of a vertex from the local origin.
+    radius: Real,
     climb: bool,
-    /// For hill climbing without a hint: the support vertex of each of the 26 directions
-    /// of [`START_DIRECTIONS`], so a cold search starts near its answer (empty when
-    /// the support map scans).
+    /// For hill climbing: the support vertex of the centre direction of each cell of a
+    /// cube map ([`cube_cell`]), so that every search starts next to its answer (empty
+    /// when the support map scans).
     starts: Arc<[u32]>,
 }
 
-/// The 26 directions to the faces, edges and corners of a cube (unnormalised: only the
-/// best dot product with the query direction is wanted, and the three lengths differ,
-/// which biases the pick slightly towards corners; any start is correct).
-const START_DIRECTIONS: [[i8; 3]; 26] = {
-    let mut d = [[0i8; 3]; 26];
-    let mut n = 0;
-    let mut i = 0;
-    while i < 27 {
-        let v = [
-            (i / 9) as i8 - 1,
-            ((i / 3) % 3) as i8 - 1,
-            (i % 3) as i8 - 1,
-        ];
-        if v[0] != 0 || v[1] != 0 || v[2] != 0 {
-            d[n] = v;
-            n += 1;
-        }
-        i += 1;
-    }
-    d
-};
+/// Cells along each side of a face of the start table's cube map (6 × 8 × 8 = 384
+/// directions). At the seed's 482-vertex sphere this is about one vertex per cell, so a
+/// search from a cell's vertex takes zero or one step.
+const CUBE_MAP_SIDE: usize = 8;
+const CUBE_MAP_CELLS: usize = 6 * CUBE_MAP_SIDE * CUBE_MAP_SIDE;
 
-fn start_direction(k: usize) -> Vector {
-    let [x, y, z] = START_DIRECTIONS[k];
-    Vector::new(x as Real, y as Real, z as Real).normalize()
+/// The cell of the cube map that `dir` points through: the face of its largest
+/// coordinate (and that coordinate's sign), then the other two coordinates divided by
+/// it, in `CUBE_MAP_SIDE` bins each. Any direction gets a cell (zero and NaN included:
+/// the casts saturate), and any start is correct; the cell only saves steps.
+#[inline]
+fn cube_cell(dir: Vector) -> usize {
+    let m = dir.abs();
+    let (axis, major) = if m.x >= m.y && m.x >= m.z {
+        (0, m.x)
+    } else if m.y >= m.z {
+        (1, m.y)
+    } else {
+        (2, m.z)
+    };
+    let face = 2 * axis + usize::from(dir[axis] < 0.0);
+    let half = (CUBE_MAP_SIDE / 2) as Real;
+    let scale = half / major;
+    let bin = |c: Real| ((c * scale + half) as usize).min(CUBE_MAP_SIDE - 1);
+    let (u, v) = (bin(dir[(axis + 1) % 3]), bin(dir[(axis + 2) % 3]));
+    (face * CUBE_MAP_SIDE + u) * CUBE_MAP_SIDE + v
+}
+
+/// The direction through the centre of cell `k` of the cube map (not normalised).
+fn cube_cell_center(k: usize) -> Vector {
+    let (face, u, v) = (
+        k / (CUBE_MAP_SIDE * CUBE_MAP_SIDE),
+        (k / CUBE_MAP_SIDE) % CUBE_MAP_SIDE,
+        k % CUBE_MAP_SIDE,
+    );
+    let (axis, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+    let at = |i: usize| (2 * i + 1) as Real / CUBE_MAP_SIDE as Real - 1.0;
+    let mut d = Vector::ZERO;
+    d[axis] = sign;
+    d[(axis + 1) % 3] = at(u);
+    d[(axis + 2) % 3] = at(v);
+    d
 }
 
 impl ConvexPolyhedron {
@@ -109,16 +128,24 @@ impl ConvexPolyhedron {
             lo = lo.min(*p);
             hi = hi.max(*p);
         }
+        let radius = vertices.iter().map(|p| p.length()).fold(0.0, Real::max);
         let mut shape = Self {
             center,
             aabb: Aabb::new(lo, hi),
+            radius,
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
             hull: Arc::new(hull),
             starts: Arc::new([]),
         };
         if shape.climb {
-            shape.starts = (0..START_DIRECTIONS.len())
-                .map(|k| shape.support_index_scan(start_direction(k)) as u32)
+            // Each cell climbs from the previous cell's answer (its neighbour on the
+            // cube, mostly), so the table costs about one search per cell.
+            let mut at = usize::MAX;
+            shape.starts = (0..CUBE_MAP_CELLS)
+                .map(|k| {
+                    at = shape.climb_from(cube_cell_center(k), at);
+                    at as u32
+                })
                 .collect();
         }
         shape
@@ -181,6 +208,13 @@ impl ConvexPolyhedron {
         self.aabb
     }
 
+    /// The largest distance of a vertex from the local origin (length units, as
+    /// computed: see [`Shape::bounding_radius`](super::Shape::bounding_radius) for a
+    /// bound that allows for its rounding).
+    pub fn bounding_radius(&self) -> Real {
+        self.radius
+    }
+
     /// Index of a vertex maximising `v · dir` by linear scan (the first of equals).
     pub fn support_index_scan(&self, dir: Vector) -> usize {
         let v = self.points();
@@ -196,16 +230,24 @@ impl ConvexPolyhedron {
         best
     }
 
-    /// Index of a vertex maximising `v · dir` by hill climbing from vertex `start`; an
-    /// out-of-range start (such as `u32::MAX`, "no hint") starts from the precomputed
-    /// support vertex of the nearest of 26 fixed directions. Ends in at most `n` steps.
+    /// Index of a vertex maximising `v · dir` by hill climbing from vertex `start` or
+    /// from the start table's vertex for `dir`, whichever is further along `dir` (an
+    /// out-of-range start, such as `u32::MAX` for "no hint", always takes the table's).
+    /// Ends in at most `n` steps.
     pub fn support_index_climb(&self, dir: Vector, start: usize) -> usize {
-        let (v, h) = (self.points(), &*self.hull);
-        let mut cur = if start < v.len() {
-            start
-        } else {
-            self.cold_start(dir)
+        let v = self.points();
+        let table = self.starts.get(cube_cell(dir)).map_or(0, |&i| i as usize);
+        let from = match v.get(start) {
+            Some(p) if p.dot(dir) >= v[table].dot(dir) => start,
+            _ => table,
         };
+        self.climb_from(dir, from)
+    }
+
+    /// Hill climbing from vertex `start` (vertex 0 if out of range).
+    fn climb_from(&self, dir: Vector, start: usize) -> usize {
+        let (v, h) = (self.points(), &*self.hull);
+        let mut cur = if start < v.len() { start } else { 0 };
         let mut cur_dot = v[cur].dot(dir);
         for _ in 0..v.len() {
             let mut best = cur;
@@ -226,22 +268,6 @@ impl ConvexPolyhedron {
     }
 }
 
-impl ConvexPolyhedron {
-    /// The table's vertex for the fixed direction closest to `dir` (vertex 0 without a
-    /// table).
-    fn cold_start(&self, dir: Vector) -> usize {
-        let mut best = (Real::NEG_INFINITY, 0usize);
-        for (k, &i) in self.starts.iter().enumerate() {
-            let [x, y, z] = START_DIRECTIONS[k];
-            let d = dir.x * x as Real + dir.y * y as Real + dir.z * z as Real;
-            if d > best.0 {
-                best = (d, i as usize);
-            }
-        }
-        best.1
-    }
-}
-
 impl SupportMap for ConvexPolyhedron {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
@@ -255,15 +281,49 @@ impl SupportMap for ConvexPolyhedron {
 
     #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
-        if !self.climb {
-            return self.local_support(dir);
-        }
-        let i = self.support_index_climb(dir, *hint as usize);
+        let i = if self.climb {
+            self.support_index_climb(dir, *hint as usize)
+        } else {
+            self.support_index_scan(dir)
+        };
         *hint = i as u32;
         self.points()[i]
     }
 
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        self.points().get(hint as usize).copied()
+    }
+
     fn local_center(&self) -> Point {
         self.center
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cell_centre_falls_in_its_own_cell() {
+        for k in 0..CUBE_MAP_CELLS {
+            let d = cube_cell_center(k);
+            assert_eq!(cube_cell(d), k, "{d}");
+            assert_eq!(cube_cell(d * 1e-30), k);
+            assert_eq!(cube_cell(d * 1e30), k);
+        }
+    }
+
+    #[test]
+    fn any_direction_gets_a_cell() {
+        for d in [
+            Vector::ZERO,
+            Vector::splat(Real::NAN),
+            Vector::splat(Real::INFINITY),
+            Vector::new(1.0, -1.0, 1.0),
+            Vector::new(-0.0, 0.0, -1.0),
+        ] {
+            assert!(cube_cell(d) < CUBE_MAP_CELLS, "{d}");
+        }
     }
 }

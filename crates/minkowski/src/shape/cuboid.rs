@@ -2,7 +2,7 @@
 
 use super::{check_extents, ShapeError};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// An axis-aligned box `[-h, h]` in its local frame (`h` = half extents).
@@ -54,5 +54,20 @@ impl SupportMap for Cuboid {
             if dir.y < 0.0 { -h.y } else { h.y },
             if dir.z < 0.0 { -h.z } else { h.z },
         )
+    }
+    /// The hint names the corner: bit `k` set when coordinate `k` is negative.
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        *hint = (dir.x < 0.0) as u32 | ((dir.y < 0.0) as u32) << 1 | ((dir.z < 0.0) as u32) << 2;
+        self.local_support(dir)
+    }
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        if hint >= 8 {
+            return None;
+        }
+        let h = self.half_extents;
+        let pick = |bit: u32, e: Real| if hint & (1 << bit) != 0 { -e } else { e };
+        Some(Vector::new(pick(0, h.x), pick(1, h.y), pick(2, h.z)))
     }
 }

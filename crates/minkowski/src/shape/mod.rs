@@ -286,6 +286,9 @@ impl SupportMap for CoreShape<'_> {
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         with_core!(*self, s => s.local_support_hinted(dir, hint))
     }
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        with_core!(*self, s => s.hinted_point(hint))
+    }
     fn local_center(&self) -> Point {
         with_core!(*self, s => s.local_center())
     }
@@ -351,11 +354,34 @@ impl Shape {
         }
     }
 
-    /// Radius of the smallest origin-centred ball containing the shape (an upper
-    /// bound); used to set scale-relative tolerances.
+    /// The radius of a ball about the local origin that contains the shape (length
+    /// units): the distance of its farthest point, rounded up by a few units in the last
+    /// place, and never more than the farthest corner of
+    /// [`local_aabb`](Self::local_aabb).
     pub fn bounding_radius(&self) -> Real {
-        self.local_aabb().origin_radius()
+        let corner = self.local_aabb().origin_radius();
+        let exact = match self {
+            Shape::Sphere(s) => s.radius(),
+            Shape::Capsule(c) => c.half_height() + c.radius(),
+            Shape::Cuboid(c) => c.half_extents().length(),
+            Shape::Cylinder(c) => c.half_height().hypot(c.radius()),
+            // The apex is at the half height, the base rim at hypot(h, r).
+            Shape::Cone(c) => c.half_height().hypot(c.radius()),
+            Shape::Ellipsoid(e) => e.radii().max_element(),
+            Shape::Convex(p) => p.bounding_radius(),
+            Shape::Rounded(r) => r.inner().bounding_radius() + r.radius(),
+            Shape::Pyramid(p) => farthest(&p.vertices()),
+            Shape::Segment(s) => farthest(&[s.a(), s.b()]),
+            Shape::Triangle(t) => farthest(&t.vertices()),
+            Shape::Point(p) => p.point().length(),
+        };
+        (exact * (1.0 + 4.0 * crate::math::EPSILON)).min(corner)
     }
+}
+
+/// The largest distance of `points` from the origin.
+fn farthest(points: &[Point]) -> Real {
+    points.iter().map(|p| p.length()).fold(0.0, Real::max)
 }
 
 impl SupportMap for Shape {
@@ -370,6 +396,16 @@ impl SupportMap for Shape {
             p + dir.normalize_or_zero() * margin
         } else {
             p
+        }
+    }
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        // A rounded shape's support point depends on the direction, not only on the
+        // core's point.
+        let (core, margin) = self.core();
+        if margin > 0.0 {
+            None
+        } else {
+            core.hinted_point(hint)
         }
     }
     fn local_center(&self) -> Point {

@@ -53,6 +53,25 @@ impl SupportMap for Segment {
             self.a
         }
     }
+    /// The hint is the endpoint's index: 0 for `a`, 1 for `b`.
+    #[inline]
+    fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
+        let far = self.b.dot(dir) > self.a.dot(dir);
+        *hint = far as u32;
+        if far {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    #[inline]
+    fn hinted_point(&self, hint: u32) -> Option<Point> {
+        match hint {
+            0 => Some(self.a),
+            1 => Some(self.b),
+            _ => None,
+        }
+    }
     fn local_center(&self) -> Point {
         (self.a + self.b) * 0.5
     }
