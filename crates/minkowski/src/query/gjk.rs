@@ -360,6 +360,13 @@ const TIE_TILT: Real = 1.4e-3;
 #[cfg(feature = "f64")]
 const TIE_TILT: Real = 6e-8;
 
+/// How close to the margin (relative to the size `σ` of the points, about `√ε`) an
+/// intersection test that could not certify a gap may end and still answer "touching".
+#[cfg(not(feature = "f64"))]
+const UNCERTIFIED_TOUCH: Real = 3.5e-4;
+#[cfg(feature = "f64")]
+const UNCERTIFIED_TOUCH: Real = 1.5e-8;
+
 /// When GJK stalls — the support point along `−v` is one it already has, or adds no
 /// progress — while its bounds are still apart, the support plane holds a flat face of
 /// `A ⊖ B` (a tie, such as a box face against a cylinder's side) and the tie went to a
@@ -368,7 +375,15 @@ const TIE_TILT: Real = 6e-8;
 /// side: along the face (perpendicular to `v`), away from that vertex `w`, taking one of
 /// the run's `retries`. `None` when none are left or there is no such direction (`w` on
 /// the line of `v`, or `v` zero).
-fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector) -> Option<Vector> {
+///
+/// The first tilt is [`TIE_TILT`]. The second (the first having found the same vertex)
+/// is more when `v` is so short that its own direction is uncertain by more than that:
+/// its coordinates carry rounding errors of about `ε σ` (`σ` the `scale` of the points
+/// it was computed from), which turn it by up to `ε σ / |v|`, and a smaller tilt can be
+/// undone by that error (seen in f64 at `|v| ≈ 2e-9 σ`). Any direction gives a valid
+/// lower bound; a larger tilt only moves the support point of a curved surface further
+/// from the tie (by `r θ² / 2`), which later iterations correct. Capped at 0.1 rad.
+fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector, scale: Real) -> Option<Vector> {
     if *retries == 0 {
         return None;
     }
@@ -376,7 +391,13 @@ fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector) -> Option<Vector
     let along = away - v * (away.dot(v) / vv);
     if along.length_squared() > 0.0 {
         *retries -= 1;
-        Some(along.normalize() * TIE_TILT)
+        let angle = if *retries == 0 {
+            let noise = 2.0 * EPSILON * scale / vv.sqrt();
+            TIE_TILT.max(noise).min(0.1)
+        } else {
+            TIE_TILT
+        };
+        Some(along.normalize() * angle)
     } else {
         None
     }
@@ -435,14 +456,14 @@ where
     };
 
     // An intersection test first tries the cached separating axis: a support point
-    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin.
+    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin (by more than the rounding floor).
     if let (Mode::Intersect { .. }, Some(c)) = (mode, cache.as_deref_mut()) {
         let axis_len = c.axis.length();
         if axis_len > 0.0 {
             pair.set_hints(c.last_hints);
             let sp = pair.support(-c.axis);
             let lower = c.axis.dot(sp.w) / axis_len;
-            if lower > margin {
+            if lower > margin + abs_tol * magnitude(&sp) {
                 c.last_hints = pair.hints();
                 out.v = c.axis;
                 out.vv = axis_len * axis_len;
@@ -538,7 +559,9 @@ where
         if dir_len > 0.0 {
             out.lower = out.lower.max(dir.dot(w) / dir_len);
         }
-        if matches!(mode, Mode::Intersect { .. }) && out.lower > margin {
+        // Beyond the margin by more than the rounding floor: distances within it count
+        // as touching, as they do for a distance query.
+        if matches!(mode, Mode::Intersect { .. }) && out.lower > margin + abs_tol * out.scale {
             out.intersecting = false;
             break;
         }
@@ -554,7 +577,7 @@ where
                 }
                 // The support point repeats while the bounds are still apart (the test
                 // above failed): see `tilt_from`.
-                tilt = tilt_from(&mut tie_retries, out.v, out.vv, w);
+                tilt = tilt_from(&mut tie_retries, out.v, out.vv, w, out.scale);
                 if tilt.is_some() {
                     continue;
                 }
@@ -592,7 +615,7 @@ where
                 continue;
             }
             // The same tie as a repeated support point, rounded a unit away from it.
-            tilt = tilt_from(&mut tie_retries, out.v, out.vv, w);
+            tilt = tilt_from(&mut tie_retries, out.v, out.vv, w, out.scale);
             if tilt.is_some() {
                 continue;
             }
@@ -636,6 +659,20 @@ where
     let touch = abs_tol * out.scale;
     if !out.intersecting && out.vv <= touch * touch {
         out.intersecting = true;
+    }
+    // "Apart" needs a certificate: a support point beyond the margin (and the rounding
+    // floor). A run that ended
+    // without one — stalled at a contact, its bounds `[lower, |v|]` straddling the
+    // margin — is within GJK's reach of touching when `|v|` is within `√ε σ` of the
+    // margin, and is reported as touching (seen in f64: a box face on a cylinder's side
+    // at size 0.1 stalled at |v| = 1e-13 σ, lower bound 0).
+    if let Mode::Intersect { .. } = mode {
+        if !out.intersecting
+            && out.lower <= margin + abs_tol * out.scale
+            && out.vv.sqrt() <= margin + UNCERTIFIED_TOUCH * out.scale
+        {
+            out.intersecting = true;
+        }
     }
     if out.intersecting && margin == 0.0 {
         out.lower = 0.0;
