@@ -89,6 +89,30 @@ fn analytic(
     }
 }
 
+/// The largest distance (length units) that counts as touching for a problem of size
+/// `sigma` (the magnitude of the coordinates involved, margins included): GJK's touching
+/// tolerance of that size, below which rounding decides the sign. Every query decides
+/// touching with it, so that `intersects` and the `intersecting` flags of the others
+/// agree on pairs that touch within rounding.
+fn touch_floor(options: &QueryOptions, sigma: Real) -> Real {
+    options.gjk.touch_tolerance() * sigma
+}
+
+/// The size of a closed-form problem: how far from A's origin its numbers reach.
+fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
+    rel.translation.abs().max_element() + a.bounding_radius() + b.bounding_radius()
+}
+
+/// A signed distance with separations within the rounding `floor` reported as touching
+/// (zero); penetrations are kept.
+fn touching_as_zero(distance: Real, floor: Real) -> Real {
+    if distance > 0.0 && distance <= floor {
+        0.0
+    } else {
+        distance
+    }
+}
+
 fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point, Point) {
     (
         c.distance,
@@ -166,7 +190,8 @@ pub fn separation_bound_with(
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
     if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
-        return (c.distance > 0.0).then_some(c.distance);
+        let floor = touch_floor(options, analytic_scale(a, b, &rel));
+        return (c.distance > floor).then_some(c.distance);
     }
     let margin = ma + mb;
     on_cores!(ca, cb, pose_a, pose_b, |pair| {
@@ -194,16 +219,29 @@ pub fn distance_with(
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
     // Only the distance is wanted: no witness points are built or transformed.
-    let (distance, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
-        Some((c, _)) => (c.distance.max(0.0), QueryStatus::Converged, 0),
+    let (distance, floor, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
+        Some((c, _)) => (
+            c.distance,
+            touch_floor(options, analytic_scale(a, b, &rel)),
+            QueryStatus::Converged,
+            0,
+        ),
         None => {
             let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
                 gjk::run(&pair, Mode::Distance, &options.gjk, cache)
             });
-            let core = if g.intersecting { 0.0 } else { g.vv.sqrt() };
-            ((core - ma - mb).max(0.0), g.status.into(), g.iterations)
+            let touch = g.touches(ma + mb, options.gjk.touch_tolerance());
+            let core = if touch { 0.0 } else { g.vv.sqrt() };
+            (
+                core - ma - mb,
+                touch_floor(options, g.scale + ma + mb),
+                g.status.into(),
+                g.iterations,
+            )
         }
     };
+    // Within the rounding floor: touching.
+    let distance = if distance > floor { distance } else { 0.0 };
     DistanceOutput {
         distance,
         intersecting: distance <= 0.0,
@@ -235,7 +273,7 @@ pub fn closest_points_with(
     let closed = analytic(&ca, ma, &cb, mb, &rel)
         .map(|(c, _)| (c, c.distance + ma + mb))
         .filter(|&(_, core_distance)| core_distance > 0.0);
-    let (core_distance, normal, pa, pb, status, iterations) = if let Some((c, d)) = closed {
+    let (core_distance, normal, pa, pb, status, iterations, sigma) = if let Some((c, d)) = closed {
         (
             d,
             c.normal,
@@ -243,12 +281,14 @@ pub fn closest_points_with(
             c.point_b + c.normal * mb,
             QueryStatus::Converged,
             0,
+            analytic_scale(a, b, &rel),
         )
     } else {
         let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
             gjk::run(&pair, Mode::Distance, &options.gjk, cache)
         });
         let (pa, pb) = g.simplex.witnesses();
+        let sigma = g.scale + ma + mb;
         if g.intersecting {
             (
                 0.0,
@@ -257,20 +297,29 @@ pub fn closest_points_with(
                 pb,
                 g.status.into(),
                 g.iterations,
+                sigma,
             )
         } else {
+            // Not certified apart beyond the margins: touching, at the margins.
+            let core = if g.touches(ma + mb, options.gjk.touch_tolerance()) {
+                g.vv.sqrt().min(ma + mb)
+            } else {
+                g.vv.sqrt()
+            };
             (
-                g.vv.sqrt(),
+                core,
                 g.normal(),
                 pa,
                 pb,
                 g.status.into(),
                 g.iterations,
+                sigma,
             )
         }
     };
     let margin = ma + mb;
-    let (distance, point_a, point_b) = if core_distance > margin {
+    // Within the rounding floor of the margins: touching.
+    let (distance, point_a, point_b) = if core_distance > margin + touch_floor(options, sigma) {
         (core_distance - margin, pa + normal * ma, pb - normal * mb)
     } else if core_distance > 0.0 {
         // Cores apart but within the margins: a common point on the segment between the
@@ -314,8 +363,9 @@ pub fn contact_with(
     let rel = pose_a.inv_mul(pose_b);
     if let Some((c, method)) = analytic(&ca, ma, &cb, mb, &rel) {
         let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+        let floor = touch_floor(options, analytic_scale(a, b, &rel));
         return Contact {
-            distance,
+            distance: touching_as_zero(distance, floor),
             normal,
             point_a,
             point_b,
@@ -331,8 +381,9 @@ pub fn contact_with(
                 box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation)
             {
                 let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+                let floor = touch_floor(options, analytic_scale(a, b, &rel));
                 return Contact {
-                    distance,
+                    distance: touching_as_zero(distance, floor),
                     normal,
                     point_a,
                     point_b,
@@ -346,6 +397,8 @@ pub fn contact_with(
     let epa_opts: &EpaOptions = &options.epa;
     let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
         let g = gjk::run(&pair, Mode::Distance, &options.gjk, cache);
+        let sigma = g.scale;
+        let touch = g.touches(ma + mb, options.gjk.touch_tolerance());
         // GJK that stopped short of its tolerance at a separation within the rounding
         // zone has a noisy direction: let EPA, whose normals come from face edges, decide
         // (it reports small separations too).
@@ -363,6 +416,8 @@ pub fn contact_with(
                 QueryStatus::from(e.status),
                 ContactMethod::GjkEpa,
                 g.iterations + e.iterations,
+                sigma,
+                touch,
             )
         } else {
             let (pa, pb) = g.simplex.witnesses();
@@ -376,12 +431,19 @@ pub fn contact_with(
                 QueryStatus::from(g.status),
                 ContactMethod::Gjk,
                 g.iterations,
+                sigma,
+                touch,
             )
         }
     });
-    let (mut c, status, method, iterations) = local;
+    let (mut c, status, method, iterations, sigma, touch) = local;
     // Add the margins back: the shapes are the cores inflated by ma and mb.
     c.distance -= ma + mb;
+    c.distance = touching_as_zero(c.distance, touch_floor(options, sigma + ma + mb));
+    if touch && c.distance > 0.0 {
+        // Not certified apart beyond the margins (see `LocalGjk::touches`).
+        c.distance = 0.0;
+    }
     c.point_a += c.normal * ma;
     c.point_b -= c.normal * mb;
     let (distance, normal, point_a, point_b) = to_world(c, pose_a);
