@@ -41,6 +41,11 @@ fn precision() -> &'static str {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `minkowski <command> --help` (or `-h`) is a request for the usage, not an error.
+    if args.iter().skip(1).any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}{}", precision());
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("query") => run_query(&args[1..]),
         Some("hull") => run_hull(&args[1..]),
