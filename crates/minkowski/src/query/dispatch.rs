@@ -98,9 +98,15 @@ fn touch_floor(options: &QueryOptions, sigma: Real) -> Real {
     options.gjk.touch_tolerance() * sigma
 }
 
-/// The size of a closed-form problem: how far from A's origin its numbers reach.
+/// The size of a closed-form problem: about how far from A's origin its numbers reach
+/// (largest coordinates of B's translation and of both local boxes; no square roots, as
+/// this runs in every closed-form query).
 fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
-    rel.translation.abs().max_element() + a.bounding_radius() + b.bounding_radius()
+    let reach = |s: &Shape| {
+        let b = s.local_aabb();
+        b.mins.abs().max(b.maxs.abs()).max_element()
+    };
+    rel.translation.abs().max_element() + reach(a) + reach(b)
 }
 
 /// A signed distance with separations within the rounding `floor` reported as touching

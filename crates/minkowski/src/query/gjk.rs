@@ -465,14 +465,15 @@ where
     };
 
     // An intersection test first tries the cached separating axis: a support point
-    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin (by more than the rounding floor).
+    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin
+    // (it must by more than the rounding floor, as below).
     if let (Mode::Intersect { .. }, Some(c)) = (mode, cache.as_deref_mut()) {
         let axis_len = c.axis.length();
         if axis_len > 0.0 {
             pair.set_hints(c.last_hints);
             let sp = pair.support(-c.axis);
             let lower = c.axis.dot(sp.w) / axis_len;
-            if lower > margin + abs_tol * magnitude(&sp) {
+            if lower > margin + abs_tol * out.scale.max(magnitude(&sp)) {
                 c.last_hints = pair.hints();
                 out.v = c.axis;
                 out.vv = axis_len * axis_len;
@@ -693,9 +694,10 @@ impl LocalGjk {
     /// Whether the run leaves the shapes' distance, less `margin`, within GJK's reach of
     /// zero: overlapping, or not certified apart — no support point beyond the margin by
     /// more than the rounding floor `abs_tol σ` — with `|v|` within
-    /// [`UNCERTIFIED_TOUCH`]` σ` of the margin (`σ` the size of the points seen). The true distance then lies in
-    /// `[lower, |v|]`, an interval holding the margin, and "touching" is an answer
-    /// within tolerance; "apart" would claim a gap nothing certifies. Seen: a box face on
+    /// [`UNCERTIFIED_TOUCH`]` σ` of the margin (`σ` the size of the points seen). The
+    /// true distance then lies in `[lower, |v|]`, an interval holding the margin, and
+    /// "touching" is an answer within tolerance; "apart" would claim a gap nothing
+    /// certifies. Seen: a box face on
     /// a cylinder's side (f64, size 0.1) stalled at bounds [0, 1.8e-9 σ]; a sphere on an
     /// ellipsoid (f32, size 1000) converged to `|v| − lower ≤ 10⁻⁵ |v|` around a margin
     /// of 600.
