@@ -31,19 +31,25 @@ fn rel() -> f64 {
     }
 }
 
+/// `rounds` random shapes of every kind, sizes cycling through 10^-2 … 10^2: kind, size,
+/// the shape and its oracle.
+fn every_kind(seed: u64, rounds: usize) -> Vec<(&'static str, f64, Shape, common::OShape)> {
+    let mut rng = Rng::new(seed);
+    (0..ALL_KINDS.len() * rounds)
+        .map(|k| {
+            let kind = ALL_KINDS[k % ALL_KINDS.len()];
+            let size = 10f64.powi((k % 5) as i32 - 2);
+            let (shape, oracle) = random_shape(&mut rng, kind, size);
+            (kind, size, shape, oracle)
+        })
+        .collect()
+}
+
 #[test]
 fn bounding_radius_holds_the_shape_and_is_tight() {
-    let mut rng = Rng::new(0xba11);
     let dirs = fibonacci(2000);
     let mut tight = 0;
-    for (k, kind) in ALL_KINDS
-        .iter()
-        .cycle()
-        .take(ALL_KINDS.len() * 12)
-        .enumerate()
-    {
-        let size = 10f64.powi((k % 5) as i32 - 2);
-        let (shape, oracle) = random_shape(&mut rng, kind, size);
+    for (kind, _, shape, oracle) in every_kind(0xba11, 12) {
         let r = shape.bounding_radius() as f64;
         let far = match oracle.vertices() {
             Some(vs) => vs.iter().map(|v| v.length()).fold(0.0, f64::max),
@@ -120,14 +126,7 @@ fn hinted_points_are_points_of_the_shape() {
     let mut rng = Rng::new(0x41e7);
     let dirs = fibonacci(500);
     let mut named = 0;
-    for (k, kind) in ALL_KINDS
-        .iter()
-        .cycle()
-        .take(ALL_KINDS.len() * 8)
-        .enumerate()
-    {
-        let size = 10f64.powi((k % 5) as i32 - 2);
-        let (shape, oracle) = random_shape(&mut rng, kind, size);
+    for (kind, size, shape, oracle) in every_kind(0x5eed, 8) {
         let mut hints: Vec<u32> = vec![0, 1, 2, 7, 8, 9, 63, 64, 1000, u32::MAX - 1, u32::MAX];
         hints.extend((0..50).map(|_| rng.next_u64() as u32));
         hints.extend((0..50).map(|_| rng.below(600) as u32));
@@ -151,7 +150,7 @@ fn hinted_points_are_points_of_the_shape() {
         }
         // The core of a rounded shape has points of its own, not of the shape: a rounded
         // shape names none.
-        if kind.starts_with("rounded") || *kind == "sphere" || *kind == "capsule" {
+        if kind.starts_with("rounded") || kind == "sphere" || kind == "capsule" {
             assert!((0..64).all(|h| shape.hinted_point(h).is_none()), "{kind}");
         }
     }
