@@ -6,7 +6,8 @@
 //! Hulls are points on a unit sphere (every point a vertex). Support calls: 4096
 //! directions, either independent (random) or coherent (each a small turn of the last, as
 //! between GJK iterations and frames); "cold" climbs start without a hint (from the
-//! 26-direction start table), "warm" ones at the previous answer.
+//! start table's vertex for the direction: a 384-cell cube map), "warm" ones at the
+//! previous answer.
 //! GJK: the hull against a unit cube 0.5 apart, the cube orbiting a little per frame (200
 //! frames); "cold" runs each frame from scratch (the climb still carries its vertex
 //! between iterations of one query), "warm" keeps a `GjkCache` (simplex directions and
