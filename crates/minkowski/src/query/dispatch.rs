@@ -109,6 +109,43 @@ fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
     rel.translation.abs().max_element() + reach(a) + reach(b)
 }
 
+/// For shapes without margins that touch: replaces `c`'s normal (A's frame, from A
+/// towards B) by the candidate with the largest separation of the shapes along it — the
+/// normal itself, its reverse, GJK's normal and the direction of GJK's best lower bound
+/// — when it is larger by more than the rounding `floor`. The witnesses are kept: a
+/// point common to both shapes within rounding, whatever the normal.
+fn best_touching_normal<A, B>(
+    pair: &Pair<'_, A, B>,
+    g: &LocalGjk,
+    floor: Real,
+    c: &mut LocalContact,
+) where
+    A: crate::support::SupportMap + ?Sized,
+    B: crate::support::SupportMap + ?Sized,
+{
+    // Separation of the cores along unit `n`: min over B of n·x − max over A of n·x.
+    let separation = |n: crate::math::Vector| -n.dot(pair.support(n).w);
+    let Some(own) = c.normal.try_normalize() else {
+        return;
+    };
+    let mut best = separation(own);
+    let gjk_normal = if g.intersecting {
+        crate::math::Vector::ZERO
+    } else {
+        g.normal()
+    };
+    for n in [-own, gjk_normal, g.lower_normal] {
+        let Some(n) = n.try_normalize() else {
+            continue;
+        };
+        let s = separation(n);
+        if s > best + floor {
+            best = s;
+            c.normal = n;
+        }
+    }
+}
+
 /// A signed distance with separations within the rounding `floor` reported as touching
 /// (zero); penetrations are kept.
 fn touching_as_zero(distance: Real, floor: Real) -> Real {
@@ -410,7 +447,7 @@ pub fn contact_with(
         // (it reports small separations too).
         let noisy =
             g.status != gjk::GjkStatus::Converged && g.vv.sqrt() <= NOISY_SEPARATION * g.scale;
-        if g.intersecting || noisy {
+        let (mut c, status, method, iterations) = if g.intersecting || noisy {
             let e = with_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
             (
                 LocalContact {
@@ -422,8 +459,6 @@ pub fn contact_with(
                 QueryStatus::from(e.status),
                 ContactMethod::GjkEpa,
                 g.iterations + e.iterations,
-                sigma,
-                touch,
             )
         } else {
             let (pa, pb) = g.simplex.witnesses();
@@ -437,10 +472,20 @@ pub fn contact_with(
                 QueryStatus::from(g.status),
                 ContactMethod::Gjk,
                 g.iterations,
-                sigma,
-                touch,
             )
+        };
+        // Cores touching within rounding: the normal of a stalled GJK (|v| at noise
+        // level) or of EPA on a polytope through the origin can be anything, even
+        // reversed. The right normals are those along which the cores' separation, here
+        // 0, is largest; so keep the best of the candidates by their measured
+        // separation (one support call each).
+        // (Only without margins: with them, a normal replaced this way moved the
+        // witnesses off each other on curved pairs; not solved yet.)
+        let floor = touch_floor(options, sigma);
+        if ma + mb == 0.0 && (touch || c.distance.abs() <= floor) {
+            best_touching_normal(&pair, &g, floor, &mut c);
         }
+        (c, status, method, iterations, sigma, touch)
     });
     let (mut c, status, method, iterations, sigma, touch) = local;
     // Add the margins back: the shapes are the cores inflated by ma and mb.

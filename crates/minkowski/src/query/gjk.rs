@@ -341,6 +341,10 @@ pub(crate) struct LocalGjk {
     pub v: Vector,
     pub vv: Real,
     pub lower: Real,
+    /// The unit normal (from A towards B) along which the shapes' separation was the
+    /// largest of all the support points seen (zero before any): the direction that
+    /// certified `lower` when it is positive.
+    pub lower_normal: Vector,
     pub intersecting: bool,
     pub status: GjkStatus,
     pub iterations: u32,
@@ -456,6 +460,7 @@ where
         v: Vector::ZERO,
         vv: Real::INFINITY,
         lower: 0.0,
+        lower_normal: Vector::ZERO,
         intersecting: false,
         status: GjkStatus::Converged,
         iterations: 0,
@@ -478,6 +483,7 @@ where
                 out.v = c.axis;
                 out.vv = axis_len * axis_len;
                 out.lower = lower;
+                out.lower_normal = -c.axis / axis_len;
                 out.iterations = 1;
                 out.scale = out.scale.max(magnitude(&sp));
                 return out;
@@ -537,6 +543,8 @@ where
     // how many such retries are left.
     let mut tilt: Option<Vector> = None;
     let mut tie_retries = 2;
+    // The largest separation along any search direction so far (see `lower_normal`).
+    let mut best_separation = Real::NEG_INFINITY;
     loop {
         if out.iterations >= opts.max_iterations {
             out.status = GjkStatus::MaxIterations;
@@ -567,7 +575,12 @@ where
         // Every support point certifies a lower bound on the distance.
         let dir_len = dir.length();
         if dir_len > 0.0 {
-            out.lower = out.lower.max(dir.dot(w) / dir_len);
+            let along = dir.dot(w) / dir_len;
+            if along > best_separation {
+                best_separation = along;
+                out.lower_normal = -dir / dir_len;
+            }
+            out.lower = out.lower.max(along);
         }
         // Beyond the margin by more than the rounding floor: distances within it count
         // as touching, as they do for a distance query.
