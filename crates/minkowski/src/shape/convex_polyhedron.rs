@@ -128,7 +128,7 @@ impl ConvexPolyhedron {
             lo = lo.min(*p);
             hi = hi.max(*p);
         }
-        let radius = vertices.iter().map(|p| p.length()).fold(0.0, Real::max);
+        let radius = super::farthest(vertices);
         let mut shape = Self {
             center,
             aabb: Aabb::new(lo, hi),

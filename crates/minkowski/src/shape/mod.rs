@@ -380,7 +380,7 @@ impl Shape {
 }
 
 /// The largest distance of `points` from the origin.
-fn farthest(points: &[Point]) -> Real {
+pub(crate) fn farthest(points: &[Point]) -> Real {
     points.iter().map(|p| p.length()).fold(0.0, Real::max)
 }
 
