@@ -33,12 +33,14 @@
 //!
 //! Speed at 10^5 objects comes from memory more than arithmetic: shapes made from one
 //! hull share it (cloning a [`ConvexPolyhedron`](crate::shape::ConvexPolyhedron) does not
-//! copy its vertices), and the narrow phase reads the objects of 64 pairs before querying
-//! any, so that the cache misses of scattered objects overlap (`docs/scene.md`).
+//! copy its vertices), an object's pose, local box and radius sit apart from its shape
+//! (one 64-byte line in f32, all that a move reads and writes), and the narrow phase
+//! reads the objects of 64 pairs before querying any, so that the cache misses of
+//! scattered objects overlap (`docs/scene.md`).
 
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
-use crate::math::{Pose, Real, EPSILON};
+use crate::math::{Pose, Real, Vector, EPSILON};
 use crate::query::compound::{self, Collider};
 use crate::query::gjk::GjkCache;
 use crate::query::{self, Contact, QueryOptions};
@@ -149,20 +151,42 @@ impl Default for WorldOptions {
     }
 }
 
-struct Object {
-    shape: Collider,
+/// Where an object is, and what moving it needs, kept apart from its shape: one 64-byte
+/// line per object in the f32 build, so that moving 10^5 objects reads and writes these
+/// lines and not the slots' shapes.
+#[derive(Clone, Copy)]
+struct Place {
     pose: Pose,
+    /// The shape's local box ([`Collider::local_aabb`]).
+    local: Aabb,
     /// Radius of a ball about the local origin holding the shape
     /// ([`Collider::bounding_radius`], length units): no point of the shape is farther.
     radius: Real,
+    /// The slot's generation (see [`Slot`]).
+    generation: u32,
 }
 
-/// The live object `h` names among `slots`.
-fn object_in(slots: &[Slot], h: ObjectHandle) -> Result<&Object, WorldError> {
-    slots
+// The line the doc promises (f32: a 32-byte pose, a 24-byte box, two 4-byte fields).
+#[cfg(not(feature = "f64"))]
+const _: () = assert!(std::mem::size_of::<Place>() == 64);
+
+impl Place {
+    /// An emptied slot's place: generation `generation`, which no live handle holds.
+    fn vacant(generation: u32) -> Place {
+        Place {
+            pose: Pose::IDENTITY,
+            local: Aabb::new(Vector::ZERO, Vector::ZERO),
+            radius: 0.0,
+            generation,
+        }
+    }
+}
+
+/// The live object `h` names: its place.
+fn place_of(places: &[Place], h: ObjectHandle) -> Result<&Place, WorldError> {
+    places
         .get(h.index as usize)
-        .filter(|s| s.generation == h.generation)
-        .and_then(|s| s.object.as_ref())
+        .filter(|p| p.generation == h.generation)
         .ok_or(WorldError::StaleHandle)
 }
 
@@ -174,14 +198,14 @@ struct Placed<'a> {
     radius: Real,
 }
 
-impl Object {
-    fn placed(&self) -> Placed<'_> {
-        Placed {
-            shape: &self.shape,
-            pose: self.pose,
-            radius: self.radius,
-        }
-    }
+/// The object in slot `i`, placed; `None` for an empty slot.
+fn placed<'a>(slots: &'a [Slot], places: &[Place], i: usize) -> Option<Placed<'a>> {
+    let p = &places[i];
+    slots[i].shape.as_ref().map(|shape| Placed {
+        shape,
+        pose: p.pose,
+        radius: p.radius,
+    })
 }
 
 /// What a broad-phase pair keeps from update to update: its GJK warm start, and a lower
@@ -225,9 +249,12 @@ fn motion_bound(from: &Pose, to: &Pose, radius: Real) -> Real {
     }
 }
 
+/// An object slot: the shape, `None` while the slot is free. Its generation is in the
+/// slot's [`Place`]: a handle names the live object when the generations agree. Removing
+/// an object bumps the generation, so no handle names a free slot (the generation it has
+/// then is handed out by the next insertion into it).
 struct Slot {
-    generation: u32,
-    object: Option<Object>,
+    shape: Option<Collider>,
 }
 
 /// Timings of the last [`World::update`] (wall clock, milliseconds).
@@ -247,6 +274,8 @@ pub struct UpdateTimings {
 /// A collision world. See the module notes.
 pub struct World {
     slots: Vec<Slot>,
+    /// Per slot: the object's place (a vacant place for a free slot).
+    places: Vec<Place>,
     free: Vec<u32>,
     broad: Box<dyn BroadPhase + Send>,
     options: WorldOptions,
@@ -282,6 +311,7 @@ impl World {
         };
         Self {
             slots: Vec::new(),
+            places: Vec::new(),
             free: Vec::new(),
             broad,
             options: WorldOptions {
@@ -320,17 +350,16 @@ impl World {
         pose: Pose,
     ) -> Result<ObjectHandle, WorldError> {
         let shape = shape.into();
-        let aabb = self.world_box(&shape.local_aabb(), &pose)?;
+        let local = shape.local_aabb();
+        let aabb = self.world_box(&local, &pose)?;
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
                 if self.slots.len() >= SweepAndPrune::MAX_ID as usize {
                     return Err(WorldError::Full);
                 }
-                self.slots.push(Slot {
-                    generation: 0,
-                    object: None,
-                });
+                self.slots.push(Slot { shape: None });
+                self.places.push(Place::vacant(0));
                 self.motion.push(Real::INFINITY);
                 (self.slots.len() - 1) as u32
             }
@@ -339,23 +368,24 @@ impl World {
             self.free.push(index);
             return Err(WorldError::InvalidPose);
         }
-        let radius = shape.bounding_radius();
-        let slot = &mut self.slots[index as usize];
-        slot.object = Some(Object {
-            shape,
+        let place = &mut self.places[index as usize];
+        *place = Place {
             pose,
-            radius,
-        });
+            local,
+            radius: shape.bounding_radius(),
+            generation: place.generation,
+        };
+        self.slots[index as usize].shape = Some(shape);
         // A new object: no pair of this slot has a separation to carry.
         self.motion[index as usize] = Real::INFINITY;
         Ok(ObjectHandle {
             index,
-            generation: slot.generation,
+            generation: place.generation,
         })
     }
 
-    fn object(&self, h: ObjectHandle) -> Result<&Object, WorldError> {
-        object_in(&self.slots, h)
+    fn place(&self, h: ObjectHandle) -> Result<&Place, WorldError> {
+        place_of(&self.places, h)
     }
 
     /// Moves an object.
@@ -363,15 +393,13 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
     pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
-        let o = self.object(h)?;
-        let aabb = self.world_box(&o.shape.local_aabb(), &pose)?;
-        let moved = motion_bound(&o.pose, &pose, o.radius);
+        let p = self.place(h)?;
+        let aabb = self.world_box(&p.local, &pose)?;
+        let moved = motion_bound(&p.pose, &pose, p.radius);
         self.broad
             .update(h.index, aabb)
             .map_err(|_| WorldError::InvalidPose)?;
-        if let Some(o) = self.slots[h.index as usize].object.as_mut() {
-            o.pose = pose;
-        }
+        self.places[h.index as usize].pose = pose;
         self.motion[h.index as usize] += moved;
         Ok(())
     }
@@ -386,11 +414,11 @@ impl World {
     /// [`WorldError::StaleHandle`] or [`WorldError::InvalidPose`].
     pub fn set_poses(&mut self, moves: &[(ObjectHandle, Pose)]) -> Result<(), (usize, WorldError)> {
         let mut boxes = std::mem::take(&mut self.boxes_buf);
-        let (slots, margin) = (&self.slots, self.options.contact_margin);
+        let (places, margin) = (&self.places, self.options.contact_margin);
         let placed = |&(h, pose): &(ObjectHandle, Pose)| -> Result<(Aabb, Real), WorldError> {
-            let o = object_in(slots, h)?;
-            let aabb = object_box(&o.shape.local_aabb(), &pose, margin)?;
-            Ok((aabb, motion_bound(&o.pose, &pose, o.radius)))
+            let p = place_of(places, h)?;
+            let aabb = object_box(&p.local, &pose, margin)?;
+            Ok((aabb, motion_bound(&p.pose, &pose, p.radius)))
         };
         map_maybe_parallel(moves, self.options.parallel, &placed, &mut boxes);
         let refused = boxes
@@ -403,7 +431,7 @@ impl World {
         }
         // The broad phase and the objects are apart: on two threads, when the world is
         // parallel, each takes one.
-        let (broad, slots, motion) = (&mut self.broad, &mut self.slots, &mut self.motion);
+        let (broad, places, motion) = (&mut self.broad, &mut self.places, &mut self.motion);
         let to_broad = || {
             for (&(h, _), b) in moves.iter().zip(&boxes) {
                 if let Ok((b, _)) = b {
@@ -418,9 +446,7 @@ impl World {
                     // A handle moved twice counts both moves: their sum bounds the whole.
                     motion[h.index as usize] += moved;
                 }
-                if let Some(o) = slots[h.index as usize].object.as_mut() {
-                    o.pose = pose;
-                }
+                places[h.index as usize].pose = pose;
             }
         };
         join_maybe_parallel(self.options.parallel, to_broad, to_objects);
@@ -433,13 +459,14 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`].
     pub fn remove(&mut self, h: ObjectHandle) -> Result<Collider, WorldError> {
-        self.object(h)?;
+        self.place(h)?;
+        let i = h.index as usize;
+        let shape = self.slots[i].shape.take().ok_or(WorldError::StaleHandle)?;
         let _ = self.broad.remove(h.index);
-        let slot = &mut self.slots[h.index as usize];
-        slot.generation = slot.generation.wrapping_add(1);
+        self.places[i] = Place::vacant(h.generation.wrapping_add(1));
         self.free.push(h.index);
-        self.motion[h.index as usize] = Real::INFINITY;
-        Ok(slot.object.take().map(|o| o.shape).expect("checked above"))
+        self.motion[i] = Real::INFINITY;
+        Ok(shape)
     }
 
     /// The object's shape and pose.
@@ -447,7 +474,9 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`].
     pub fn get(&self, h: ObjectHandle) -> Result<(&Collider, &Pose), WorldError> {
-        self.object(h).map(|o| (&o.shape, &o.pose))
+        let p = self.place(h)?;
+        let shape = self.slots[h.index as usize].shape.as_ref();
+        shape.map(|s| (s, &p.pose)).ok_or(WorldError::StaleHandle)
     }
 
     /// Number of objects.
@@ -490,6 +519,7 @@ impl World {
         results.resize(work.len(), None);
         let skipped = run_narrow(
             &self.slots,
+            &self.places,
             &self.motion,
             &self.options,
             &mut work,
@@ -591,19 +621,14 @@ impl World {
     /// index pairs `(a, b)`, `a < b`, sorted, with their contacts (`None` without
     /// contact details).
     pub fn brute_force_contacts(&self) -> Vec<((u32, u32), Option<Contact>)> {
-        let live: Vec<(u32, &Object)> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.object.as_ref().map(|o| (i as u32, o)))
+        let live: Vec<(u32, Placed<'_>)> = (0..self.slots.len())
+            .filter_map(|i| placed(&self.slots, &self.places, i).map(|o| (i as u32, o)))
             .collect();
         let mut out = Vec::new();
         for (i, (a, oa)) in live.iter().enumerate() {
             for (b, ob) in &live[i + 1..] {
                 let mut fresh = PairState::NEW;
-                if let Some((c, _, _)) =
-                    narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut fresh)
-                {
+                if let Some((c, _, _)) = narrow_pair(oa, ob, &self.options, &mut fresh) {
                     out.push(((*a, *b), c));
                 }
             }
@@ -623,10 +648,10 @@ impl World {
     /// A description of the first difference.
     pub fn verify(&self, touch_tolerance: Real) -> Result<(), String> {
         let mut boxes = Vec::new();
-        for (i, s) in self.slots.iter().enumerate() {
-            if let Some(o) = &s.object {
+        for (i, (s, p)) in self.slots.iter().zip(&self.places).enumerate() {
+            if let Some(shape) = &s.shape {
                 let b = self
-                    .world_box(&o.shape.local_aabb(), &o.pose)
+                    .world_box(&shape.local_aabb(), &p.pose)
                     .map_err(|e| e.to_string())?;
                 boxes.push((i as u32, b));
             }
@@ -650,12 +675,12 @@ impl World {
         let mut want = Vec::new();
         for &(a, b) in &want_pairs {
             let (oa, ob) = (
-                self.slots[a as usize].object.as_ref(),
-                self.slots[b as usize].object.as_ref(),
+                placed(&self.slots, &self.places, a as usize),
+                placed(&self.slots, &self.places, b as usize),
             );
             if let (Some(oa), Some(ob)) = (oa, ob) {
                 let mut fresh = PairState::NEW;
-                if narrow_pair(&oa.placed(), &ob.placed(), &self.options, &mut fresh).is_some() {
+                if narrow_pair(&oa, &ob, &self.options, &mut fresh).is_some() {
                     want.push((a, b));
                 }
             }
@@ -665,23 +690,11 @@ impl World {
         let extra = got.iter().filter(|p| want.binary_search(p).is_err());
         for p in missing.chain(extra) {
             let (oa, ob) = (
-                self.slots[p.0 as usize]
-                    .object
-                    .as_ref()
-                    .ok_or("stale pair")?,
-                self.slots[p.1 as usize]
-                    .object
-                    .as_ref()
-                    .ok_or("stale pair")?,
+                placed(&self.slots, &self.places, p.0 as usize).ok_or("stale pair")?,
+                placed(&self.slots, &self.places, p.1 as usize).ok_or("stale pair")?,
             );
-            let c = compound::contact(
-                &oa.shape,
-                &oa.pose,
-                &ob.shape,
-                &ob.pose,
-                &self.options.query,
-            )
-            .answer;
+            let c = compound::contact(oa.shape, &oa.pose, ob.shape, &ob.pose, &self.options.query)
+                .answer;
             if (c.distance - self.options.contact_margin).abs() > touch_tolerance {
                 return Err(format!(
                     "contacts differ on pair {p:?} (signed distance {})",
@@ -809,6 +822,7 @@ const BATCH: usize = 64;
 /// separation is lowered by their objects' `motion`.
 fn run_narrow(
     slots: &[Slot],
+    places: &[Place],
     motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
@@ -820,12 +834,12 @@ fn run_narrow(
         return work
             .par_chunks_mut(BATCH)
             .zip(results.par_chunks_mut(BATCH))
-            .map(|(w, r)| narrow_batch(slots, motion, opts, w, r))
+            .map(|(w, r)| narrow_batch(slots, places, motion, opts, w, r))
             .sum();
     }
     work.chunks_mut(BATCH)
         .zip(results.chunks_mut(BATCH))
-        .map(|(w, r)| narrow_batch(slots, motion, opts, w, r))
+        .map(|(w, r)| narrow_batch(slots, places, motion, opts, w, r))
         .sum()
 }
 
@@ -836,6 +850,7 @@ fn run_narrow(
 /// of the narrow phase at 10^5 objects).
 fn narrow_batch(
     slots: &[Slot],
+    places: &[Place],
     motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
@@ -852,15 +867,17 @@ fn narrow_batch(
             skipped += 1;
             continue;
         }
-        if let (Some(oa), Some(ob)) = (&slots[a].object, &slots[b].object) {
+        if let (Some(oa), Some(ob)) = (placed(slots, places, a), placed(slots, places, b)) {
             // Reading the shapes' boxes pulls their cache lines in with the poses'.
             std::hint::black_box((oa.shape.local_aabb(), ob.shape.local_aabb()));
-            let generations = [slots[a].generation, slots[b].generation];
-            *o = Some((oa.placed(), ob.placed(), generations));
+            let generations = [places[a].generation, places[b].generation];
+            *o = Some((oa, ob, generations));
         }
     }
-    for (((_, state), o), r) in work.iter_mut().zip(objects).zip(results) {
-        *r = o.and_then(|(pa, pb, g)| Some((narrow_pair(&pa, &pb, opts, state)?, g)));
+    for (((_, state), o), r) in work.iter_mut().zip(&objects).zip(results) {
+        *r = o
+            .as_ref()
+            .and_then(|(pa, pb, g)| Some((narrow_pair(pa, pb, opts, state)?, *g)));
     }
     skipped
 }

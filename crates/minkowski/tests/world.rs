@@ -301,6 +301,22 @@ fn bad_world_calls_are_typed_errors() {
     assert_eq!(w.set_pose(h, Pose::IDENTITY), Err(WorldError::StaleHandle));
     w.update();
     assert!(w.contacts().is_empty() && w.is_empty());
+    // The next object reuses the slot: the old handle names neither it nor anything else.
+    let ball = Shape::from(Sphere::new(0.25).unwrap());
+    let h3 = w.insert(ball.clone(), to).unwrap();
+    assert_eq!(h3.index(), h.index());
+    assert_ne!(h3, h);
+    assert_eq!(w.get(h).err(), Some(WorldError::StaleHandle));
+    assert_eq!(w.set_pose(h, Pose::IDENTITY), Err(WorldError::StaleHandle));
+    assert_eq!(
+        w.set_poses(&[(h3, to), (h, to)]),
+        Err((1, WorldError::StaleHandle))
+    );
+    assert_eq!(w.remove(h).err(), Some(WorldError::StaleHandle));
+    let (shape, pose) = w.get(h3).unwrap();
+    assert_eq!((shape, pose), (&Collider::from(ball.clone()), &to));
+    assert_eq!(w.remove(h3).ok(), Some(Collider::from(ball)));
+    assert_eq!(w.get(h3).err(), Some(WorldError::StaleHandle));
 }
 
 /// A pair proved apart carries its separation to later updates and is not tested while
