@@ -404,7 +404,16 @@ pub fn contact_with(
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
-    if let Some((c, method)) = analytic(&ca, ma, &cb, mb, &rel) {
+    // Closed forms first, then SAT for two boxes without margins.
+    let closed = analytic(&ca, ma, &cb, mb, &rel).or_else(|| match (&ca, &cb) {
+        (CoreShape::Cuboid(x), CoreShape::Cuboid(y)) if ma == 0.0 && mb == 0.0 => {
+            let rot = Matrix3::from_quat(rel.rotation);
+            box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation)
+                .map(|c| (c, ContactMethod::Sat))
+        }
+        _ => None,
+    });
+    if let Some((c, method)) = closed {
         let (distance, normal, point_a, point_b) = to_world(c, pose_a);
         let floor = touch_floor(options, analytic_scale(a, b, &rel));
         return Contact {
@@ -416,26 +425,6 @@ pub fn contact_with(
             method,
             iterations: 0,
         };
-    }
-    if let (CoreShape::Cuboid(x), CoreShape::Cuboid(y)) = (&ca, &cb) {
-        if ma == 0.0 && mb == 0.0 {
-            let rot = Matrix3::from_quat(rel.rotation);
-            if let Some(c) =
-                box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation)
-            {
-                let (distance, normal, point_a, point_b) = to_world(c, pose_a);
-                let floor = touch_floor(options, analytic_scale(a, b, &rel));
-                return Contact {
-                    distance: touching_as_zero(distance, floor),
-                    normal,
-                    point_a,
-                    point_b,
-                    status: QueryStatus::Converged,
-                    method: ContactMethod::Sat,
-                    iterations: 0,
-                };
-            }
-        }
     }
     let epa_opts: &EpaOptions = &options.epa;
     let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
