@@ -8,8 +8,9 @@
 //! `distance`, `closest_points` and `contact` alike) with a distance within the
 //! precision's tolerance of 0, and the contact's normal must separate the shapes (their
 //! gap along it within the tolerance of 0: about 0.5% of these pairs had normals off by
-//! up to 2 × size, some reversed, before the contact query checked its candidates); moved apart along `n` by a thousandth of the size, every
-//! query must say "apart" and give that gap. Before the queries shared one rule for
+//! up to 2 × size, some reversed, before the contact query checked its candidates);
+//! moved apart along `n` by a thousandth of the size, every query must say "apart" and
+//! give that gap. Before the queries shared one rule for
 //! gaps within rounding, the intersection test and the distance's flag disagreed on about
 //! a third of these pairs (any pair with a sphere, capsule or rounded shape), and f64 GJK
 //! stalled at up to 5e-8 × size from touching.
@@ -71,7 +72,7 @@ fn touching_pairs_touch_in_every_query() {
         // one end up to about 1e-8 × size from the contact, normal included; 4 of these
         // pairs).
         let normal = d3(c.normal);
-        let (placed_a, placed_b) = (Placed::new(oa.clone(), &pa), Placed::new(ob.clone(), &pb));
+        let (placed_a, placed_b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
         let along = common::gap(&placed_a, &placed_b, normal);
         let normal_tol = tol.max(3e-8 * size);
         // Pairs with a rounded shape (sphere, capsule, rounded_*) are not held to it yet:
