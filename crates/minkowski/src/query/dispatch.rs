@@ -15,7 +15,7 @@
 //! All outputs are in the world frame.
 
 use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
-use super::epa::{self, EpaOptions, EpaWorkspace};
+use super::epa::{self, EpaOptions};
 use super::gjk::{self, GjkCache, GjkOptions, LocalGjk, Mode, Pair};
 use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
 use crate::math::{Matrix3, Point, Pose, Real};
@@ -163,28 +163,6 @@ fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point
         pose_a.transform_point(c.point_a),
         pose_a.transform_point(c.point_b),
     )
-}
-
-/// Runs EPA with the thread's workspace (or a fresh one if it is in use, e.g. from a
-/// support map that itself runs a query).
-fn with_workspace<R>(f: impl FnOnce(&mut EpaWorkspace) -> R) -> R {
-    // Move the thread's buffers out (no allocation: an empty workspace is left behind),
-    // run, and put them back. Re-entrant use simply starts from empty buffers.
-    let mut ws = epa::WORKSPACE
-        .try_with(|cell| {
-            cell.try_borrow_mut()
-                .map(|mut ws| core::mem::take(&mut *ws))
-        })
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
-    let r = f(&mut ws);
-    let _ = epa::WORKSPACE.try_with(|cell| {
-        if let Ok(mut slot) = cell.try_borrow_mut() {
-            *slot = ws;
-        }
-    });
-    r
 }
 
 /// GJK on two cores (monomorphised per pair of core types) with `f` applied to the pair
@@ -437,7 +415,7 @@ pub fn contact_with(
         let noisy =
             g.status != gjk::GjkStatus::Converged && g.vv.sqrt() <= NOISY_SEPARATION * g.scale;
         let (mut c, status, method, iterations) = if g.intersecting || noisy {
-            let e = with_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
+            let e = epa::with_thread_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
             (
                 LocalContact {
                     distance: -e.depth,
@@ -447,7 +425,7 @@ pub fn contact_with(
                 },
                 QueryStatus::from(e.status),
                 ContactMethod::GjkEpa,
-                g.iterations + e.iterations,
+                g.iterations + e.iterations + e.refine_iterations,
             )
         } else {
             let (pa, pb) = g.simplex.witnesses();
@@ -470,8 +448,12 @@ pub fn contact_with(
         // separation (one support call each).
         // (Only without margins: with them, a normal replaced this way moved the
         // witnesses off each other on curved pairs; not solved yet.)
+        // The witnesses are kept, so only where the distance is rounding (an overlap
+        // found by EPA is not: swapping its normal for a tie on the other side of
+        // concentric shapes put `point_b − point_a` opposite to `distance · normal`).
         let floor = touch_floor(options, sigma);
-        if ma + mb == 0.0 && (touch || c.distance.abs() <= floor) {
+        let near_zero = (touch && !g.intersecting) || c.distance.abs() <= floor;
+        if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, &g, floor, &mut c);
         }
         (c, status, method, iterations, sigma, touch)

@@ -207,6 +207,16 @@ impl Ord for Ranked {
 }
 
 impl EpaWorkspace {
+    /// Empty buffers (no allocation until first used).
+    const EMPTY: EpaWorkspace = EpaWorkspace {
+        verts: Vec::new(),
+        wide: Vec::new(),
+        faces: Vec::new(),
+        horizon: Vec::new(),
+        stack: Vec::new(),
+        queue: std::collections::BinaryHeap::new(),
+    };
+
     /// Empty buffers.
     pub fn new() -> Self {
         Self::default()
@@ -223,7 +233,11 @@ pub(crate) struct LocalEpa {
     pub normal: Vector,
     pub pa: Point,
     pub pb: Point,
+    /// EPA's own support calls (bounded by the polytope's size).
     pub iterations: u32,
+    /// Support calls of the normal's refinement after an early stop (its GJK runs and
+    /// one support call per step; see `along_best_normal`).
+    pub refine_iterations: u32,
 }
 
 impl EpaWorkspace {
@@ -500,6 +514,7 @@ where
         pa: ga,
         pb: gb,
         iterations,
+        refine_iterations: 0,
     };
     let pts = match grow(pair, &gjk.simplex, tiny, &mut iterations) {
         Start::Tetrahedron(p) => p,
@@ -562,6 +577,8 @@ where
     // have it below its plane, which catches an inverted face before it is used.
     let interior = (ws.wide[0] + ws.wide[1] + ws.wide[2] + ws.wide[3]) * 0.25;
     let mut upper = f64::INFINITY;
+    // The face normal that gave `upper` (the best separating direction found).
+    let mut upper_normal = DVec3::ZERO;
     let mut pass = 0u32;
     let mut best_face;
     let status;
@@ -610,7 +627,10 @@ where
         let ww = wide(w.w);
         scale = scale.max(ww.length());
         let h = face.n.dot(ww);
-        upper = upper.min(h);
+        if h < upper {
+            upper = h;
+            upper_normal = face.n;
+        }
         let gap = h - face.plane;
         if gap <= rel_tol * face.key.abs() + abs_tol * scale {
             status = EpaStatus::Converged;
@@ -721,17 +741,117 @@ where
         let pb = narrow(wide(ga) - face.n * face.plane);
         (face.plane, face.n, ga, pb)
     };
-    let depth = depth as Real;
+    let lower = depth as Real;
+    if status != EpaStatus::Converged && upper.is_finite() && upper > depth {
+        // Stopped before the bounds met (a depth attained along a whole circle of
+        // directions, as for coincident cylinders, makes the lower bound creep). The
+        // nearest face's plane is then only a lower bound: B moved by it along its normal
+        // still overlaps A, and its witnesses are those of a point inside. Answer along
+        // the best normal found instead, where the depth is exactly its support value.
+        let tol = (rel_tol * upper + abs_tol * scale) as Real;
+        if let Some(e) = along_best_normal(pair, narrow(upper_normal), upper as Real, tol) {
+            // (The refined depth can sit a rounding below the face's bound.)
+            return LocalEpa {
+                status,
+                lower: lower.min(e.depth),
+                iterations,
+                ..e
+            };
+        }
+    }
     LocalEpa {
         status,
-        depth,
-        lower: depth,
-        upper: (upper as Real).max(depth),
+        depth: lower,
+        lower,
+        upper: (upper as Real).max(lower),
         normal: narrow(normal).normalize_or(Vector::Y),
         pa,
         pb,
         iterations,
+        refine_iterations: 0,
     }
+}
+
+/// Refinement steps of [`along_best_normal`] (each one GJK run on a separated pair).
+const NORMAL_REFINEMENTS: u32 = 32;
+
+/// The answer along the best normal EPA found, when it stopped before its bounds met.
+///
+/// `t` is a translation of B that leaves the shapes touching exactly when `t` lies on
+/// the boundary of `D = A ⊖ B` (then `t = a − b` for touching points `a`, `b`), and
+/// the depth is the least `‖t‖` of such points, attained where the outward normal of `D`
+/// is parallel to `t`. Starting from a unit `n` with known support value `h = h_D(n)`:
+///
+/// ```text
+/// repeat
+///     move B by h n: the shapes touch along n, or are apart (n not optimal)
+///     GJK on the moved pair: closest points a, b' and normal n' (A → B)
+///     q ← a − (b' − h n)          a point of ∂D (within GJK's tolerance)
+///     if ‖q − (q·n') n'‖ ≤ tol     stop: depth q·n', normal n', witnesses a, b' − h n
+///     n ← n',  h ← h_D(n')
+/// ```
+///
+/// `q` is the projection of `h n` onto `D`, and `n'` the outward normal of `D` at `q`,
+/// so on a ball of radius `R` the normal's error shrinks by `depth / R` per step. Unlike
+/// the nearest face's plane (a lower bound: B moved by it still overlaps A), every
+/// output is then consistent with every other: `point_a − point_b = depth × normal`
+/// within `tol`, both points on their shapes' supporting planes along the normal, and
+/// the shapes' separation along the normal equal to the depth. `None` if the arithmetic
+/// fails; otherwise the most consistent answer seen within [`NORMAL_REFINEMENTS`] steps.
+fn along_best_normal<A, B>(pair: &Pair<'_, A, B>, n: Vector, h: Real, tol: Real) -> Option<LocalEpa>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (mut n, mut h) = (n.try_normalize()?, h);
+    let mut best: Option<(Real, LocalEpa)> = None;
+    let mut iterations = 0;
+    for _ in 0..NORMAL_REFINEMENTS {
+        let offset = n * h;
+        let moved = pair.translated(offset);
+        let g = gjk::run(&moved, Mode::Distance, &GjkOptions::default(), None);
+        iterations += g.iterations;
+        let (pa, pb) = g.simplex.witnesses();
+        let pb = pb - offset;
+        // Touching (GJK found no gap beyond the tolerance): `h n` is on D's face along
+        // `n` already, and GJK's direction at that length would be rounding noise.
+        let touching = g.intersecting || g.vv.sqrt() <= tol;
+        let normal = if touching {
+            n
+        } else {
+            g.normal().try_normalize().unwrap_or(n)
+        };
+        let q = pa - pb;
+        let depth = q.dot(normal);
+        let off_normal = (q - normal * depth).length();
+        if !(off_normal.is_finite() && depth.is_finite()) {
+            break;
+        }
+        let answer = LocalEpa {
+            status: EpaStatus::Converged,
+            depth,
+            lower: depth,
+            upper: depth,
+            normal,
+            pa,
+            pb,
+            iterations: 0,
+            refine_iterations: iterations,
+        };
+        if best.as_ref().is_none_or(|(e, _)| off_normal < *e) {
+            best = Some((off_normal, answer));
+        }
+        if off_normal <= tol || touching {
+            break;
+        }
+        n = normal;
+        h = pair.support(n).w.dot(n);
+        iterations += 1;
+    }
+    best.map(|(_, mut e)| {
+        e.refine_iterations = iterations;
+        e
+    })
 }
 
 /// Penetration depth, normal and witness points of two convex shapes, with reusable
@@ -788,13 +908,15 @@ pub(crate) fn local_to_world(e: &LocalEpa, pose_a: &Pose) -> Penetration {
 }
 
 /// [`penetration_with`] using default options and a per-thread workspace.
+///
+/// Never panics on re-entry (a support map that itself runs a query): a nested call
+/// simply starts from empty buffers.
 pub fn penetration<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Penetration
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    WORKSPACE.with(|ws| {
-        let mut ws = ws.borrow_mut();
+    with_thread_workspace(|ws| {
         penetration_with(
             a,
             pose_a,
@@ -802,14 +924,25 @@ where
             pose_b,
             &GjkOptions::default(),
             &EpaOptions::default(),
-            &mut ws,
+            ws,
         )
     })
 }
 
 thread_local! {
-    pub(crate) static WORKSPACE: core::cell::RefCell<EpaWorkspace> =
-        core::cell::RefCell::new(EpaWorkspace::new());
+    static WORKSPACE: core::cell::Cell<EpaWorkspace> =
+        const { core::cell::Cell::new(EpaWorkspace::EMPTY) };
+}
+
+/// Runs `f` with this thread's EPA buffers: they are moved out of the thread's slot
+/// (leaving empty buffers, no allocation), used, and put back, so a nested call (a
+/// support map that itself runs a query) or a call during thread teardown just starts
+/// from empty buffers instead of panicking.
+pub(crate) fn with_thread_workspace<R>(f: impl FnOnce(&mut EpaWorkspace) -> R) -> R {
+    let mut ws = WORKSPACE.try_with(|cell| cell.take()).unwrap_or_default();
+    let r = f(&mut ws);
+    let _ = WORKSPACE.try_with(|cell| cell.set(ws));
+    r
 }
 
 #[cfg(test)]

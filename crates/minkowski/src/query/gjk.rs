@@ -281,6 +281,18 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
         SupportPoint { w: a - b, a, b }
     }
 
+    /// The same pair with B translated by `offset` (A's frame).
+    pub fn translated(&self, offset: Vector) -> Self {
+        Self {
+            a: self.a,
+            b: self.b,
+            rot: self.rot,
+            rot_t: self.rot_t,
+            trans: self.trans + offset,
+            hints: Cell::new(self.hints.get()),
+        }
+    }
+
     /// The point of `A ⊖ B` whose sources the hints name (see
     /// [`SupportMap::hinted_point`]), when both shapes can name them.
     #[inline]

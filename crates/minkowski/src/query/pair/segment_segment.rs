@@ -159,8 +159,13 @@ pub(crate) fn contact(
     } else {
         // The segments meet: any unit vector perpendicular to both (or to the one line,
         // when parallel) is a valid normal; orient it from A's centre towards B's.
-        let n = across_unit
-            .unwrap_or_else(|| any_orthogonal(normalize_robust(d1).unwrap_or(Vector::Y)));
+        // A point core on the other's segment (a sphere centred on a capsule's axis) has
+        // no cross product: the normal is then perpendicular to whichever segment has a
+        // length, never a fixed axis (along which the shapes overlap by more).
+        let n = across_unit.unwrap_or_else(|| {
+            let line = normalize_robust(d1).or_else(|| normalize_robust(d2));
+            any_orthogonal(line.unwrap_or(Vector::Y))
+        });
         let towards = (p2 + q2 - p1 - q1) * 0.5;
         if n.dot(towards) < 0.0 {
             -n
