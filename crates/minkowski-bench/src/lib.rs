@@ -145,10 +145,12 @@ pub fn poses(a: &Shape, b: &Shape, config: Config, n: usize, seed: u64) -> Vec<(
     let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| {
-            let pa = Pose::new(rng.rotation(), Vector::ZERO);
-            let mut pb = Pose::new(rng.rotation(), rng.dir() * 3.0);
+            let pa = Pose::new(rng.rotation(), Vector::ZERO).expect("valid pose");
+            let mut pb = Pose::new(rng.rotation(), rng.dir() * 3.0).expect("valid pose");
             let c = query::contact(a, &pa, b, &pb);
-            pb.translation += c.normal * (config.target() - c.distance);
+            pb = pb
+                .translated(c.normal * (config.target() - c.distance))
+                .expect("valid pose");
             (pa, pb)
         })
         .collect()

@@ -148,7 +148,7 @@ pub struct Case {
 }
 
 fn pose_array(p: &Pose) -> PoseArray {
-    let (t, q) = (p.translation, p.rotation);
+    let (t, q) = (p.translation(), p.rotation());
     [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
 }
 
@@ -160,11 +160,13 @@ pub fn cases(class: &PairClass, placement: Placement, n: usize, seed: u64) -> Ve
     let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| {
-            let pa = Pose::new(rng.rotation(), Vector::ZERO);
-            let mut pb = Pose::new(rng.rotation(), rng.dir() * 3.0);
+            let pa = Pose::new(rng.rotation(), Vector::ZERO).expect("valid pose");
+            let mut pb = Pose::new(rng.rotation(), rng.dir() * 3.0).expect("valid pose");
             for _ in 0..3 {
                 let c = query::contact(&sa, &pa, &sb, &pb);
-                pb.translation += c.normal * (placement.target() - c.distance);
+                pb = pb
+                    .translated(c.normal * (placement.target() - c.distance))
+                    .expect("valid pose");
             }
             Case {
                 a: pose_array(&pa),

@@ -234,22 +234,8 @@ pub fn parse_pose(v: Option<&Value>, name: &str) -> Result<Pose, LineError> {
         }
         None => Rotation::IDENTITY,
     };
-    Pose::try_new(rotation, translation)
-        .map_err(|e| err("invalid_pose", format!("{name}: {e}")))
-        .and_then(|p| {
-            let m = p.translation.abs().max_element();
-            if m > minkowski::shape::MAX_MAGNITUDE {
-                Err(err(
-                    "invalid_pose",
-                    format!(
-                        "{name} translation magnitude must be <= {}, got {m}",
-                        minkowski::shape::MAX_MAGNITUDE
-                    ),
-                ))
-            } else {
-                Ok(p)
-            }
-        })
+    // (Pose::new also holds the translation to the shapes' magnitude limit.)
+    Pose::new(rotation, translation).map_err(|e| err("invalid_pose", format!("{name}: {e}")))
 }
 
 pub fn arr(v: Vector) -> Value {

@@ -383,7 +383,8 @@ fn tool_answers_equal_library_answers_exactly() {
         let pose_b = Pose::new(
             rot / rot.length(),
             Vector::new(t[0] as Real, t[1] as Real, t[2] as Real),
-        );
+        )
+        .unwrap();
         expected.push((kind, parse(shapes[ia]), parse(shapes[ib]), pose_b));
     }
     let (code, out, _) = run(&["query"], lines.as_bytes());

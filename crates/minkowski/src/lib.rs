@@ -28,7 +28,7 @@
 //!
 //! let ball = Shape::from(Sphere::new(0.5).unwrap());
 //! let boxy = Shape::from(Cuboid::new(Vector::new(1.0, 1.0, 1.0)).unwrap());
-//! let at = |x| Pose::from_translation(Vector::new(x, 0.0, 0.0));
+//! let at = |x| Pose::from_translation(Vector::new(x, 0.0, 0.0)).expect("valid pose");
 //!
 //! let c = query::contact(&boxy, &at(0.0), &ball, &at(1.3));
 //! assert!((c.distance - (-0.2)).abs() < 1e-5);          // 0.2 deep

@@ -49,7 +49,7 @@ pub type Point = Vector;
 /// Machine epsilon of [`Real`].
 pub const EPSILON: Real = Real::EPSILON;
 
-/// The largest deviation of a rotation quaternion's norm from 1 that [`Pose::try_new`]
+/// The largest deviation of a rotation quaternion's norm from 1 that [`Pose::new`]
 /// accepts (the quaternion is then renormalised).
 pub const ROTATION_NORM_TOLERANCE: Real = 1e-3;
 
@@ -66,6 +66,9 @@ pub enum PoseError {
     /// [`ROTATION_NORM_TOLERANCE`].
     #[error("pose rotation must be a unit quaternion (norm within 1e-3 of 1), got norm {0}")]
     NonUnitRotation(Real),
+    /// A translation coordinate has a magnitude above [`crate::shape::MAX_MAGNITUDE`].
+    #[error("pose translation magnitude must be <= {max}, got {0}", max = crate::shape::MAX_MAGNITUDE)]
+    TranslationTooLarge(Real),
 }
 
 /// A rigid transformation: a rotation followed by a translation.
@@ -73,15 +76,19 @@ pub enum PoseError {
 /// A pose maps a shape's local frame into the world frame:
 /// `world = rotation * local + translation`. Lengths are in the caller's units.
 ///
-/// glam has no isometry type, hence this one. The rotation must be a unit quaternion;
-/// [`Pose::try_new`] checks that for untrusted input, while [`Pose::new`] trusts the
-/// caller (as glam's own rotation methods do).
+/// glam has no isometry type, hence this one. **A pose is always valid**: its rotation is
+/// a unit quaternion and its translation is finite with coordinates of magnitude at most
+/// [`crate::shape::MAX_MAGNITUDE`]. The fields are private and every constructor checks
+/// its input ([`Pose::new`], [`Pose::from_translation`], [`Pose::from_rotation`] return
+/// a [`PoseError`] otherwise), so no query can be handed a NaN pose or a scaling
+/// "rotation" (both once gave NaN answers, or a normal of length 16, reported as
+/// converged).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pose {
     /// Rotation from the local frame to the world frame (unit quaternion).
-    pub rotation: Rotation,
+    rotation: Rotation,
     /// Position of the local origin in the world frame.
-    pub translation: Vector,
+    translation: Vector,
 }
 
 impl Default for Pose {
@@ -97,46 +104,25 @@ impl Pose {
         translation: Vector::ZERO,
     };
 
-    /// Builds a pose from a unit quaternion and a translation, without checks.
-    ///
-    /// See also [`Pose::try_new`] for untrusted input.
-    pub fn new(rotation: Rotation, translation: Vector) -> Self {
-        Self {
-            rotation,
-            translation,
-        }
-    }
-
-    /// A pure translation.
-    pub fn from_translation(translation: Vector) -> Self {
-        Self {
-            rotation: Rotation::IDENTITY,
-            translation,
-        }
-    }
-
-    /// A pure rotation about the origin.
-    pub fn from_rotation(rotation: Rotation) -> Self {
-        Self {
-            rotation,
-            translation: Vector::ZERO,
-        }
-    }
-
-    /// Validates untrusted numbers: every component finite, and the quaternion's norm
-    /// within [`ROTATION_NORM_TOLERANCE`] of 1. An accepted quaternion is renormalised so
-    /// that later rotations do not scale.
+    /// A pose from a rotation and a translation, checked: every component finite, the
+    /// quaternion's norm within [`ROTATION_NORM_TOLERANCE`] of 1 (it is then
+    /// renormalised, so that later rotations do not scale), and every translation
+    /// coordinate of magnitude at most [`crate::shape::MAX_MAGNITUDE`].
     ///
     /// # Errors
     /// [`PoseError`] naming the offending part; nothing is silently repaired beyond the
     /// renormalisation above.
-    pub fn try_new(rotation: Rotation, translation: Vector) -> Result<Self, PoseError> {
+    pub fn new(rotation: Rotation, translation: Vector) -> Result<Self, PoseError> {
         if !translation.is_finite() {
             return Err(PoseError::NonFiniteTranslation(
                 translation.x,
                 translation.y,
                 translation.z,
             ));
+        }
+        let reach = translation.abs().max_element();
+        if reach > crate::shape::MAX_MAGNITUDE {
+            return Err(PoseError::TranslationTooLarge(reach));
         }
         if !rotation.is_finite() {
             return Err(PoseError::NonFiniteRotation(
@@ -151,6 +137,52 @@ impl Pose {
             rotation: rotation / norm,
             translation,
         })
+    }
+
+    /// A pure translation, checked as in [`Pose::new`].
+    ///
+    /// # Errors
+    /// [`PoseError`] for a non-finite or too large translation.
+    pub fn from_translation(translation: Vector) -> Result<Self, PoseError> {
+        Self::new(Rotation::IDENTITY, translation)
+    }
+
+    /// A pure rotation about the origin, checked as in [`Pose::new`].
+    ///
+    /// # Errors
+    /// [`PoseError`] for a non-finite or non-unit quaternion.
+    pub fn from_rotation(rotation: Rotation) -> Result<Self, PoseError> {
+        Self::new(rotation, Vector::ZERO)
+    }
+
+    /// The same pose moved by `offset` (world frame), checked as in [`Pose::new`].
+    ///
+    /// # Errors
+    /// [`PoseError`] when the new translation is not finite or too large.
+    pub fn translated(&self, offset: Vector) -> Result<Self, PoseError> {
+        Self::new(self.rotation, self.translation + offset)
+    }
+
+    /// A pose from numbers the crate computed itself and knows to be valid (a unit
+    /// quaternion up to rounding, which is renormalised; a finite translation within the
+    /// limit). Not public: user input goes through [`Pose::new`].
+    pub(crate) fn from_parts(rotation: Rotation, translation: Vector) -> Self {
+        Self {
+            rotation: rotation.normalize(),
+            translation,
+        }
+    }
+
+    /// Rotation from the local frame to the world frame (a unit quaternion).
+    #[inline]
+    pub fn rotation(&self) -> Rotation {
+        self.rotation
+    }
+
+    /// Position of the local origin in the world frame (length units).
+    #[inline]
+    pub fn translation(&self) -> Vector {
+        self.translation
     }
 
     /// Maps a point from the local frame to the world frame.
@@ -263,11 +295,13 @@ mod tests {
         let a = Pose::new(
             Rotation::from_axis_angle(Vector::new(1.0, 2.0, 3.0).normalize(), 0.7),
             Vector::new(1.0, -2.0, 0.5),
-        );
+        )
+        .unwrap();
         let b = Pose::new(
             Rotation::from_axis_angle(Vector::new(-1.0, 0.5, 2.0).normalize(), -1.3),
             Vector::new(-3.0, 4.0, 2.0),
-        );
+        )
+        .unwrap();
         let p = Vector::new(0.3, 0.2, -0.9);
         let x = a.inv_mul(&b).transform_point(p);
         let y = a.inverse().mul(&b).transform_point(p);
@@ -276,20 +310,35 @@ mod tests {
     }
 
     #[test]
-    fn try_new_rejects_bad_rotations() {
+    fn new_rejects_bad_rotations_and_translations() {
         assert!(matches!(
-            Pose::try_new(Rotation::from_xyzw(0.0, 0.0, 0.0, 2.0), Vector::ZERO),
+            Pose::new(Rotation::from_xyzw(0.0, 0.0, 0.0, 2.0), Vector::ZERO),
             Err(PoseError::NonUnitRotation(_))
         ));
         assert!(matches!(
-            Pose::try_new(Rotation::from_xyzw(Real::NAN, 0.0, 0.0, 1.0), Vector::ZERO),
+            Pose::new(Rotation::from_xyzw(Real::NAN, 0.0, 0.0, 1.0), Vector::ZERO),
             Err(PoseError::NonFiniteRotation(..))
         ));
         assert!(matches!(
-            Pose::try_new(Rotation::IDENTITY, Vector::new(0.0, Real::INFINITY, 0.0)),
+            Pose::new(Rotation::IDENTITY, Vector::new(0.0, Real::INFINITY, 0.0)),
             Err(PoseError::NonFiniteTranslation(..))
         ));
-        let p = Pose::try_new(Rotation::from_xyzw(0.0, 0.0, 0.0, 1.0005), Vector::ZERO).unwrap();
+        assert!(matches!(
+            Pose::new(
+                Rotation::IDENTITY,
+                Vector::new(0.0, 0.0, -crate::shape::MAX_MAGNITUDE * 2.0)
+            ),
+            Err(PoseError::TranslationTooLarge(..))
+        ));
+        assert!(matches!(
+            Pose::from_translation(Vector::new(Real::NAN, 0.0, 0.0)),
+            Err(PoseError::NonFiniteTranslation(..))
+        ));
+        assert!(matches!(
+            Pose::from_rotation(Rotation::from_xyzw(0.0, 0.0, 0.0, 4.0)),
+            Err(PoseError::NonUnitRotation(..))
+        ));
+        let p = Pose::new(Rotation::from_xyzw(0.0, 0.0, 0.0, 1.0005), Vector::ZERO).unwrap();
         assert!((p.rotation.length() - 1.0).abs() < 1e-6);
     }
 

@@ -92,7 +92,7 @@ impl Scene {
                     let b = shapes[k]
                         .1
                         .local_aabb()
-                        .transformed(&Pose::new(*r, Vector::ZERO));
+                        .transformed(&Pose::from_parts(*r, Vector::ZERO));
                     let e = b.maxs - b.mins;
                     ((e.x * e.y * e.z) as f64).cbrt()
                 })
@@ -117,7 +117,7 @@ impl Scene {
                 };
                 SceneObject {
                     shape,
-                    pose: Pose::new(rotation, position),
+                    pose: Pose::from_parts(rotation, position),
                     velocity: rng.dir() * (0.1 * size),
                     spin: Rotation::from_axis_angle(rng.dir(), 0.05),
                 }
@@ -171,7 +171,7 @@ impl Scene {
         let half = self.side * 0.5;
         let random = matches!(self.layout, SceneLayout::Random { .. });
         for b in self.objects.iter_mut() {
-            let mut p = b.pose.translation + b.velocity;
+            let mut p = b.pose.translation() + b.velocity;
             if random {
                 for k in 0..3 {
                     if p[k].abs() > half {
@@ -181,9 +181,9 @@ impl Scene {
                 }
             } else {
                 // The forced-overlap layout jitters in place.
-                p = b.pose.translation + (b.velocity - b.pose.translation) * 0.01;
+                p = b.pose.translation() + (b.velocity - b.pose.translation()) * 0.01;
             }
-            b.pose = Pose::new((b.spin * b.pose.rotation).normalize(), p);
+            b.pose = Pose::from_parts(b.spin * b.pose.rotation(), p);
         }
     }
 }
@@ -236,8 +236,8 @@ mod tests {
         }
         let half = a.side * 0.5;
         for (x, y) in a.objects.iter().zip(&b.objects) {
-            assert_eq!(x.pose.translation, y.pose.translation);
-            assert!(x.pose.translation.abs().max_element() <= half);
+            assert_eq!(x.pose.translation(), y.pose.translation());
+            assert!(x.pose.translation().abs().max_element() <= half);
         }
         assert_eq!(a.objects.len(), 200);
         let seed = Scene::new(SceneLayout::Seed000 { array: 3 }, 1).map(|s| s.objects.len());

@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn transformed_and_difference_agree_with_definitions() {
         let s = Sphere::new(2.0).unwrap();
-        let pose = Pose::from_translation(Vector::new(5.0, 0.0, 0.0));
+        let pose = Pose::from_translation(Vector::new(5.0, 0.0, 0.0)).expect("valid pose");
         let t = Transformed::new(&s, pose);
         assert!((t.local_support(Vector::X) - Vector::new(7.0, 0.0, 0.0)).length() < 1e-6);
         let d = MinkowskiDifference::new(t, &s);

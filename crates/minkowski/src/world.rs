@@ -230,7 +230,7 @@ impl PairState {
 /// are one rotation. Rounding is covered by a relative 16 ε; rotations further than
 /// 1e-3 from unit give +∞ (no bound is claimed).
 fn motion_bound(from: &Pose, to: &Pose, radius: Real) -> Real {
-    let (q0, q1) = (from.rotation, to.rotation);
+    let (q0, q1) = (from.rotation(), to.rotation());
     let (n0, n1) = (q0.length_squared() - 1.0, q1.length_squared() - 1.0);
     if !(n0.abs() <= 1e-3 && n1.abs() <= 1e-3) {
         return Real::INFINITY;
@@ -238,10 +238,10 @@ fn motion_bound(from: &Pose, to: &Pose, radius: Real) -> Real {
     let turn = (q1 - q0).length().min((q1 + q0).length());
     // A quaternion of norm² 1 + n maps p to (−n) p + (1 + n) R p (R its unit rotation),
     // off R p by at most 2 |n| |p| at each end: allowed for twice over.
-    let d = (to.translation - from.translation).length()
+    let d = (to.translation() - from.translation()).length()
         + (2.0 * turn + 4.0 * (n0.abs() + n1.abs())) * radius;
     let eps = 16.0 * crate::math::EPSILON;
-    let d = d * (1.0 + eps) + eps * (to.translation.abs().max_element() + radius);
+    let d = d * (1.0 + eps) + eps * (to.translation().abs().max_element() + radius);
     if d.is_nan() {
         Real::INFINITY
     } else {
@@ -732,9 +732,9 @@ fn narrow_pair(
     // The gap is carried like a GJK bound (below), less its rounding slack and that of
     // the translations.
     let tol = opts.query.gjk.touch_tolerance();
-    let centers = (b.pose.translation - a.pose.translation).length();
+    let centers = (b.pose.translation() - a.pose.translation()).length();
     let scale = centers + a.radius + b.radius;
-    let far = a.pose.translation.abs().max_element() + b.pose.translation.abs().max_element();
+    let far = a.pose.translation().abs().max_element() + b.pose.translation().abs().max_element();
     let balls = centers - a.radius - b.radius - 4.0 * tol * scale - 8.0 * EPSILON * far;
     if balls > margin {
         state.separation = balls;
@@ -890,9 +890,9 @@ fn narrow_batch(
 /// [`WorldError::InvalidPose`] for a non-finite pose, a translation beyond
 /// [`crate::shape::MAX_MAGNITUDE`], or a box that overflows.
 pub fn object_box(local: &Aabb, pose: &Pose, margin: Real) -> Result<Aabb, WorldError> {
-    let t = pose.translation;
+    let t = pose.translation();
     if !t.is_finite()
-        || !pose.rotation.is_finite()
+        || !pose.rotation().is_finite()
         || t.abs().max_element() > crate::shape::MAX_MAGNITUDE
     {
         return Err(WorldError::InvalidPose);
@@ -942,14 +942,17 @@ mod tests {
             let scale = if i % 7 == 0 { 1e4 } else { 1.0 };
             let t0 = Vector::new(next(), next(), next()) * scale;
             let t1 = t0 + Vector::new(next(), next(), next()) * (0.1 * scale);
-            let (from, to) = (Pose::new(q0, t0), Pose::new(q1, t1));
+            let (from, to) = (
+                Pose::new(q0, t0).expect("valid pose"),
+                Pose::new(q1, t1).expect("valid pose"),
+            );
             let radius = (next().abs() + 0.01) * scale;
             let bound = motion_bound(&from, &to, radius);
             for _ in 0..8 {
                 let p = Vector::new(next(), next(), next()).normalize_or(Vector::Z)
                     * (radius * next().abs());
                 let place = |pose: &Pose| {
-                    crate::math::Matrix3::from_quat(pose.rotation) * p + pose.translation
+                    crate::math::Matrix3::from_quat(pose.rotation()) * p + pose.translation()
                 };
                 let moved = (place(&to) - place(&from)).length();
                 assert!(

@@ -41,12 +41,14 @@ fn run(seed: u64, cases: usize, exact_every: usize) -> std::collections::BTreeMa
         let pa = Pose::new(
             rng.rotation(),
             v3(DVec3::new(rng.range(-2.0, 2.0), 0.0, 0.0) * scale),
-        );
+        )
+        .unwrap();
         // Deep: B's centre within 0.15 sizes of A's.
         let pb = Pose::new(
             rng.rotation(),
-            pa.translation + v3(rng.dir() * rng.range(0.0, 0.15) * scale),
-        );
+            pa.translation() + v3(rng.dir() * rng.range(0.0, 0.15) * scale),
+        )
+        .unwrap();
         let r = epa::penetration_with(&a, &pa, &b, &pb, &go, &eo, &mut ws);
         *stats.entry(format!("{:?}", r.status)).or_insert(0) += 1;
         let label = format!("case {i}: {ka}-{kb} scale {scale:e}: {r:?}");

@@ -88,7 +88,7 @@ fn hostile_pose(rng: &mut Rng) -> Pose {
             )
         }
     };
-    Pose::new(rng.rotation(), t)
+    Pose::new(rng.rotation(), t).unwrap()
 }
 
 #[test]

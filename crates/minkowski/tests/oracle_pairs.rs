@@ -68,13 +68,13 @@ fn make_case(rng: &mut Rng, ka: &str, kb: &str, scale: f64, cat: Category) -> Ca
         rng.range(-3.0, 3.0),
         rng.range(-3.0, 3.0),
     ) * scale;
-    let pa = Pose::new(rng.rotation(), v3(origin));
+    let pa = Pose::new(rng.rotation(), v3(origin)).unwrap();
     let u = rng.dir();
     let offset = match cat {
         Category::Deep => u * scale * rng.range(0.0, 0.3),
         _ => u * scale * rng.range(1.0, 2.5),
     };
-    let mut pb = Pose::new(rng.rotation(), v3(origin + offset));
+    let mut pb = Pose::new(rng.rotation(), v3(origin + offset)).unwrap();
     if cat != Category::Deep {
         // Slide B along the oracle's normal to the target signed distance.
         let target = match cat {
@@ -87,7 +87,7 @@ fn make_case(rng: &mut Rng, ka: &str, kb: &str, scale: f64, cat: Category) -> Ca
         let oa = Placed::new(sa.clone(), &pa);
         let ob = Placed::new(sb.clone(), &pb);
         let (sd, n) = oracle_sd(&oa, &ob, poly);
-        pb.translation = v3(d3(pb.translation) + n * (target - sd));
+        pb = Pose::new(pb.rotation(), v3(d3(pb.translation()) + n * (target - sd))).unwrap();
     }
     let oa = Placed::new(sa, &pa);
     let ob = Placed::new(sb, &pb);
@@ -293,8 +293,8 @@ fn translated_far_from_the_origin() {
     for _ in 0..200 {
         let mut case = make_case(&mut rng, "convex", "cuboid", 1.0, Category::Separated);
         let shift = Vector::new(1e3, -2e3, 5e2);
-        case.pa.translation += shift;
-        case.pb.translation += shift;
+        case.pa = case.pa.translated(shift).unwrap();
+        case.pb = case.pb.translated(shift).unwrap();
         case.oa = Placed::new(case.oa.shape.clone(), &case.pa);
         case.ob = Placed::new(case.ob.shape.clone(), &case.pb);
         case.exact = Some(oracle_sd(&case.oa, &case.ob, true).0);
@@ -328,18 +328,20 @@ fn concentric_coaxial_and_coincident_pairs() {
                     random_shape(&mut rng, kb, scale)
                 };
                 let origin = v3(rng.dir() * scale * rng.range(0.0, 5.0));
-                let pa = Pose::new(rng.rotation(), origin);
+                let pa = Pose::new(rng.rotation(), origin).unwrap();
                 let along = |rng: &mut Rng| Vector::Y * r(scale * rng.range(-0.8, 0.8));
                 let (pa, pb) = match (coincident, rep % 3) {
                     (true, _) => (pa, pa),
-                    (false, 0) => (pa, Pose::new(rng.rotation(), origin)),
+                    (false, 0) => (pa, Pose::new(rng.rotation(), origin).unwrap()),
                     (false, 1) => {
-                        let pb = Pose::new(rng.rotation(), pa.transform_point(along(&mut rng)));
+                        let pb =
+                            Pose::new(rng.rotation(), pa.transform_point(along(&mut rng))).unwrap();
                         (pa, pb)
                     }
                     _ => {
-                        let pb = Pose::new(rng.rotation(), origin);
-                        let pa = Pose::new(pa.rotation, pb.transform_point(along(&mut rng)));
+                        let pb = Pose::new(rng.rotation(), origin).unwrap();
+                        let pa =
+                            Pose::new(pa.rotation(), pb.transform_point(along(&mut rng))).unwrap();
                         (pa, pb)
                     }
                 };

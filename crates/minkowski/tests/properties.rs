@@ -25,11 +25,12 @@ fn pair(seed: u64) -> (Shape, Pose, Shape, Pose, f64) {
     );
     let (a, _) = random_shape(&mut rng, ka, scale);
     let (b, _) = random_shape(&mut rng, kb, scale);
-    let pa = Pose::new(rng.rotation(), v3(rng.dir() * scale * rng.range(0.0, 3.0)));
+    let pa = Pose::new(rng.rotation(), v3(rng.dir() * scale * rng.range(0.0, 3.0))).unwrap();
     let pb = Pose::new(
         rng.rotation(),
-        pa.translation + v3(rng.dir() * scale * rng.range(0.0, 2.5)),
-    );
+        pa.translation() + v3(rng.dir() * scale * rng.range(0.0, 2.5)),
+    )
+    .unwrap();
     (a, pa, b, pb, scale)
 }
 
@@ -73,7 +74,7 @@ proptest! {
     fn answers_move_with_a_common_rigid_motion(seed in any::<u64>()) {
         let (a, pa, b, pb, scale) = pair(seed);
         let mut rng = Rng::new(seed ^ 0xABCDEF);
-        let motion = Pose::new(rng.rotation(), v3(rng.dir() * scale * rng.range(0.0, 5.0)));
+        let motion = Pose::new(rng.rotation(), v3(rng.dir() * scale * rng.range(0.0, 5.0))).unwrap();
         let (qa, qb) = (motion.mul(&pa), motion.mul(&pb));
         let c0 = query::contact(&a, &pa, &b, &pb);
         let c1 = query::contact(&a, &qa, &b, &qb);
@@ -136,14 +137,17 @@ fn warm_start_agrees_and_saves_iterations() {
         let kb = ALL_KINDS[(kind_pair * 7 + 3) % ALL_KINDS.len()];
         let (a, _) = random_shape(&mut rng, ka, 1.0);
         let (b, _) = random_shape(&mut rng, kb, 1.0);
-        let mut pose_b = Pose::new(rng.rotation(), v3(DVec3::new(2.5, 0.3, -0.2)));
+        let mut pose_b = Pose::new(rng.rotation(), v3(DVec3::new(2.5, 0.3, -0.2))).unwrap();
         let spin =
             minkowski::Rotation::from_axis_angle(Vector::new(0.3, 1.0, 0.2).normalize(), 0.01);
         let mut cache = gjk::GjkCache::new();
         for frame in 0..120 {
             let t = frame as Real * 0.02;
-            pose_b.translation = Vector::new(2.5 - t, 0.3 * t.sin(), -0.2);
-            pose_b.rotation = (spin * pose_b.rotation).normalize();
+            pose_b = Pose::new(
+                (spin * pose_b.rotation()).normalize(),
+                Vector::new(2.5 - t, 0.3 * t.sin(), -0.2),
+            )
+            .unwrap();
             let opts = gjk::GjkOptions::default();
             let cold = gjk::distance(&a, &Pose::IDENTITY, &b, &pose_b, &opts, None);
             let warm = gjk::distance(&a, &Pose::IDENTITY, &b, &pose_b, &opts, Some(&mut cache));
@@ -177,8 +181,8 @@ fn warm_intersection_tests_agree_with_cold_distance() {
         let kb = ALL_KINDS[(kind_pair * 5 + 1) % ALL_KINDS.len()];
         let (a, _) = random_shape(&mut rng, ka, 1.0);
         let (b, _) = random_shape(&mut rng, kb, 1.0);
-        let pose_a = Pose::new(rng.rotation(), v3(rng.dir() * (0.5 * rng.unit())));
-        let mut pose_b = Pose::new(rng.rotation(), Vector::ZERO);
+        let pose_a = Pose::new(rng.rotation(), v3(rng.dir() * (0.5 * rng.unit()))).unwrap();
+        let mut pose_b = Pose::new(rng.rotation(), Vector::ZERO).unwrap();
         let spin = minkowski::Rotation::from_axis_angle(v3(rng.dir()), 0.03);
         let path = v3(rng.dir());
         let margin = if kind_pair % 3 == 0 { 0.1 } else { 0.0 };
@@ -186,8 +190,7 @@ fn warm_intersection_tests_agree_with_cold_distance() {
         let mut cache = gjk::GjkCache::new();
         for frame in 0..200 {
             let s = 4.0 - frame as Real * 0.04;
-            pose_b.translation = path * s;
-            pose_b.rotation = (spin * pose_b.rotation).normalize();
+            pose_b = Pose::new((spin * pose_b.rotation()).normalize(), path * s).unwrap();
             let cold = gjk::distance(&a, &pose_a, &b, &pose_b, &opts, None);
             let warm = gjk::intersects(&a, &pose_a, &b, &pose_b, margin, &opts, Some(&mut cache));
             if frame % 7 == 3 {

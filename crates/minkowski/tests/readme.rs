@@ -1,9 +1,7 @@
 //! The README's ten-line example, kept compiling and checked.
 
-use minkowski::shape::ShapeError;
-
 #[test]
-fn readme_example() -> Result<(), ShapeError> {
+fn readme_example() -> Result<(), Box<dyn std::error::Error>> {
     use minkowski::{
         query,
         shape::{Capsule, Cuboid, Shape},
@@ -12,7 +10,7 @@ fn readme_example() -> Result<(), ShapeError> {
 
     let crate_box = Shape::from(Cuboid::new(Vector::new(1.0, 0.5, 1.0))?);
     let player = Shape::from(Capsule::new(0.9, 0.3)?);
-    let at = Pose::from_translation(Vector::new(0.0, 1.6, 0.2));
+    let at = Pose::from_translation(Vector::new(0.0, 1.6, 0.2))?;
     let c = query::contact(&crate_box, &Pose::IDENTITY, &player, &at);
     assert!(c.distance < 0.0);
     // Push the player out along the normal (from the box towards the player).

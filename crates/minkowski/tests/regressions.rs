@@ -16,7 +16,8 @@ fn gjk_reduction_below_the_lower_bound_does_not_flip_the_normal() {
     let pa = Pose::new(
         Rotation::from_xyzw(-0.6913279, 0.43806827, 0.31986168, 0.4773369),
         Vector::new(1.914706, -2.6872678, 2.2181833),
-    );
+    )
+    .unwrap();
     let b = Shape::from(
         ConvexPolyhedron::new(vec![
             Vector::new(0.3139281, 0.65350544, 0.2569035),
@@ -30,7 +31,8 @@ fn gjk_reduction_below_the_lower_bound_does_not_flip_the_normal() {
     let pb = Pose::new(
         Rotation::from_xyzw(-0.47364038, 0.50437975, -0.56911993, -0.44426164),
         Vector::new(2.4941099, -2.125051, 3.0354655),
-    );
+    )
+    .unwrap();
     let truth = Vector::new(0.181_045_67, 0.695_193_4, 0.695_649_9);
     let c = query::contact(&a, &pa, &b, &pb);
     assert!(c.normal.dot(truth) > 0.999, "{c:?}");
@@ -63,7 +65,8 @@ fn touching_box_face_and_cylinder_side_intersect() {
             let pb = Pose::new(
                 Rotation::from_rotation_y(turn),
                 Vector::new(scale, 0.0, 0.0),
-            );
+            )
+            .unwrap();
             for variant in [GjkVariant::Plain, GjkVariant::Nesterov] {
                 let opts = QueryOptions {
                     gjk: GjkOptions {
@@ -86,7 +89,7 @@ fn touching_box_face_and_cylinder_side_intersect() {
                 let c = query::contact_with(&boxy, &pa, &cyl, &pb, &opts, None);
                 assert!(c.distance.abs() <= close * scale, "{label}: {c:?}");
                 // Apart by a hundredth: the distance is still right.
-                let apart = Pose::new(pb.rotation, Vector::new(1.01 * scale, 0.0, 0.0));
+                let apart = Pose::new(pb.rotation(), Vector::new(1.01 * scale, 0.0, 0.0)).unwrap();
                 let d = query::distance_with(&boxy, &pa, &cyl, &apart, &opts, None);
                 assert!(
                     (d.distance - 0.01 * scale).abs() <= 1e-5 * scale,

@@ -95,7 +95,8 @@ fn compound_bounding_radius_holds_every_part() {
         for p in 0..1 + case % 4 {
             let kind = ALL_KINDS[(case as usize * 3 + p as usize) % ALL_KINDS.len()];
             let (shape, oracle) = random_shape(&mut rng, kind, size);
-            let pose = Pose::new(rng.rotation(), v3(rng.dir() * (size * 3.0 * rng.unit())));
+            let pose =
+                Pose::new(rng.rotation(), v3(rng.dir() * (size * 3.0 * rng.unit()))).unwrap();
             parts.push((pose, shape));
             oracles.push((pose, oracle));
         }
@@ -104,7 +105,7 @@ fn compound_bounding_radius_holds_every_part() {
         for (pose, oracle) in &oracles {
             for d in fibonacci(400) {
                 // The part's support point, placed in the compound's frame.
-                let local = d3(pose.rotation.inverse() * v3(d));
+                let local = d3(pose.rotation().inverse() * v3(d));
                 let p = d3(pose.transform_point(v3(oracle.support(local))));
                 assert!(
                     p.length() <= r * (1.0 + 4.0 * rel()),

@@ -34,20 +34,20 @@ fn touching_pairs_touch_in_every_query() {
         let size = 10f64.powi((case % 7) as i32 - 3);
         let (a, oa) = random_shape(&mut rng, ka, size);
         let (b, ob) = random_shape(&mut rng, kb, size);
-        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size * rng.unit() * 3.0));
+        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size * rng.unit() * 3.0)).unwrap();
         let rb = rng.rotation();
         let n = if case % 3 == 0 {
             Vector::X
         } else {
             v3(rng.dir())
         };
-        let on_a = d3(pa.transform_point(a.local_support(pa.rotation.inverse() * n)));
+        let on_a = d3(pa.transform_point(a.local_support(pa.rotation().inverse() * n)));
         let on_b = d3(rb * b.local_support(rb.inverse() * -n));
         let at = on_a - on_b;
         let tol = 4.0 * REL_TOL * size;
         let label = |what: &str| format!("case {case}: {ka}-{kb}, size {size}, {what}");
 
-        let pb = Pose::new(rb, v3(at));
+        let pb = Pose::new(rb, v3(at)).unwrap();
         assert!(
             query::intersects(&a, &pa, &b, &pb),
             "{}",
@@ -87,7 +87,7 @@ fn touching_pairs_touch_in_every_query() {
         );
 
         let gap = 1e-3 * size;
-        let apart = Pose::new(rb, v3(at + d3(n) * gap));
+        let apart = Pose::new(rb, v3(at + d3(n) * gap)).unwrap();
         assert!(
             !query::intersects(&a, &pa, &b, &apart),
             "{}",

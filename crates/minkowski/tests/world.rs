@@ -26,7 +26,8 @@ fn random_shape(rng: &mut Rng) -> Collider {
                 let p = Pose::new(
                     rng.rotation(),
                     v(rng.range(-0.6, 0.6), rng.range(-0.6, 0.6), 0.0),
-                );
+                )
+                .unwrap();
                 (p, random_convex(rng))
             })
             .collect();
@@ -65,6 +66,7 @@ fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
             rng.range(-extent, extent),
         ),
     )
+    .unwrap()
 }
 
 fn contact_set(w: &World) -> BTreeSet<(u32, u32)> {
@@ -171,13 +173,16 @@ fn run_with(kind: BroadPhaseKind, options: WorldOptions, seed: u64) -> Vec<BTree
         // on even frames, as one batch on odd ones.
         for (h, pose, vel) in handles.iter_mut() {
             let jump = rng.below(50) == 0;
-            pose.translation += if jump {
+            let step = if jump {
                 v(rng.range(-6.0, 6.0), 0.0, 0.0)
             } else {
                 *vel
             };
-            pose.rotation =
-                (Rotation::from_axis_angle(Vector::Y, 0.02) * pose.rotation).normalize();
+            *pose = Pose::new(
+                (Rotation::from_axis_angle(Vector::Y, 0.02) * pose.rotation()).normalize(),
+                pose.translation() + step,
+            )
+            .unwrap();
             if frame % 2 == 0 {
                 w.set_pose(*h, *pose).unwrap();
             }
@@ -248,10 +253,10 @@ fn contact_margin_reports_near_pairs() {
         let s: Shape = Sphere::new(1.0).unwrap().into();
         let a = w.insert(s.clone(), Pose::IDENTITY).unwrap();
         let b = w
-            .insert(s.clone(), Pose::from_translation(v(2.4, 0.0, 0.0)))
+            .insert(s.clone(), Pose::from_translation(v(2.4, 0.0, 0.0)).unwrap())
             .unwrap();
         let _far = w
-            .insert(s, Pose::from_translation(v(5.0, 0.0, 0.0)))
+            .insert(s, Pose::from_translation(v(5.0, 0.0, 0.0)).unwrap())
             .unwrap();
         w.update();
         let pairs: Vec<_> = w.contacts().iter().map(|c| (c.a, c.b)).collect();
@@ -268,7 +273,7 @@ fn bad_world_calls_are_typed_errors() {
     let mut w = World::new(BroadPhaseKind::SweepAndPrune, WorldOptions::default());
     let s: Shape = Sphere::new(1.0).unwrap().into();
     let h = w.insert(s.clone(), Pose::IDENTITY).unwrap();
-    let far = Pose::from_translation(Vector::splat(Real::MAX));
+    let far = Pose::from_translation(Vector::splat(Real::MAX)).unwrap();
     assert_eq!(w.set_pose(h, far), Err(WorldError::InvalidPose));
     assert_eq!(
         w.get(h).unwrap().1,
@@ -279,7 +284,7 @@ fn bad_world_calls_are_typed_errors() {
     // A batch with one bad move (a stale handle, or a pose beyond the limit) moves
     // nothing and names the bad one.
     let h2 = w.insert(s, Pose::IDENTITY).unwrap();
-    let to = Pose::from_translation(Vector::X);
+    let to = Pose::from_translation(Vector::X).unwrap();
     assert_eq!(
         w.set_poses(&[(h, to), (h2, far)]),
         Err((1, WorldError::InvalidPose))
@@ -327,7 +332,7 @@ fn bad_world_calls_are_typed_errors() {
 #[test]
 fn carried_separations_never_hide_a_contact() {
     let sphere: Shape = Sphere::new(1.0).unwrap().into();
-    let at = |x: f64, y: f64| Pose::from_translation(v(x, y, 0.0));
+    let at = |x: f64, y: f64| Pose::from_translation(v(x, y, 0.0)).unwrap();
     for parallel in [false, true] {
         let opts = WorldOptions {
             parallel,
@@ -382,8 +387,9 @@ fn carried_separations_never_hide_a_contact() {
         // stayed put, from 30° (gap 0.43) to 60° about z.
         let mut w = World::new(BroadPhaseKind::Grid { cell_size: 3.0 }, opts);
         let rod: Shape = Cuboid::new(v(2.0, 0.1, 0.1)).unwrap().into();
-        let turned =
-            |deg: f64| Pose::from_rotation(Rotation::from_rotation_z(deg.to_radians() as Real));
+        let turned = |deg: f64| {
+            Pose::from_rotation(Rotation::from_rotation_z(deg.to_radians() as Real)).unwrap()
+        };
         let r = w.insert(rod, turned(30.0)).unwrap();
         let small: Shape = Sphere::new(0.3).unwrap().into();
         let s = w.insert(small, at(0.6, 1.3)).unwrap();
@@ -442,14 +448,14 @@ fn pairs_touching_where_their_balls_touch_are_contacts() {
                     (s.clone().into(), s.into(), p * scale as Real)
                 };
                 let along = half_span.normalize() * gap as Real;
-                let pa = Pose::from_translation(origin);
+                let pa = Pose::from_translation(origin).unwrap();
                 // B is A turned half a turn about an axis across the span, so B's copy of
                 // the far corner (vertex) meets A's.
                 let turn = Rotation::from_axis_angle(
                     half_span.any_orthonormal_vector(),
                     std::f64::consts::PI as Real,
                 );
-                let pb = Pose::new(turn, origin + half_span * 2.0 + along);
+                let pb = Pose::new(turn, origin + half_span * 2.0 + along).unwrap();
                 w.insert(a, pa).unwrap();
                 w.insert(b, pb).unwrap();
             }

@@ -571,11 +571,12 @@ fn warm_start(out: &mut String) {
             .map(|i| {
                 let t = i as minkowski::Real * 0.002;
                 (
-                    Pose::new(Rotation::from_rotation_y(t), Vector::ZERO),
+                    Pose::new(Rotation::from_rotation_y(t), Vector::ZERO).expect("valid pose"),
                     Pose::new(
                         Rotation::from_rotation_x(0.7 * t),
                         Vector::new(1.3 * t.cos(), 0.3 * t.sin(), 1.3 * t.sin()),
-                    ),
+                    )
+                    .expect("valid pose"),
                 )
             })
             .collect();

@@ -59,9 +59,9 @@ fn main() -> ExitCode {
     // shapes), random orientations.
     let poses: Vec<(Pose, Pose)> = (0..256)
         .map(|_| {
-            let pa = Pose::new(rng.rotation(), Vector::ZERO);
+            let pa = Pose::new(rng.rotation(), Vector::ZERO).expect("valid pose");
             let off = Vector::new(rng.signed(), rng.signed(), rng.signed()) * 1.2;
-            (pa, Pose::new(rng.rotation(), off))
+            (pa, Pose::new(rng.rotation(), off).expect("valid pose"))
         })
         .collect();
     println!(

@@ -59,6 +59,7 @@ fn main() {
                 Rotation::from_axis_angle(Vector::new(0.3, 1.0, 0.2).normalize(), t),
                 Vector::new(2.0 * t.cos(), 0.3 * t.sin(), 2.0 * t.sin()) * 1.2,
             )
+            .expect("valid pose")
         })
         .collect();
     let mut clouds: Vec<(String, Vec<Vector>)> = sizes

@@ -81,6 +81,7 @@ pub fn pose(p: &PoseArray) -> minkowski::Pose {
         minkowski::Rotation::from_xyzw(p[3], p[4], p[5], p[6]),
         Vector::new(p[0], p[1], p[2]),
     )
+    .expect("valid pose")
 }
 
 /// The three timed queries.

@@ -115,8 +115,8 @@ impl Aabb {
     /// places shapes by the same matrix. Up to rounding: callers that need a sure bound
     /// loosen the box (the world's [`object_box`](crate::world::object_box) does).
     pub fn transformed(&self, pose: &Pose) -> Self {
-        let r = Matrix3::from_quat(pose.rotation);
-        let c = r * self.center() + pose.translation;
+        let r = Matrix3::from_quat(pose.rotation());
+        let c = r * self.center() + pose.translation();
         let h = self.half_extents();
         let a = Matrix3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
         let e = a * h;

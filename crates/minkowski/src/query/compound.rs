@@ -58,7 +58,7 @@ impl Collider {
                 let parts = c
                     .parts()
                     .iter()
-                    .map(|(pose, s)| pose.translation.length() + s.bounding_radius())
+                    .map(|(pose, s)| pose.translation().length() + s.bounding_radius())
                     .fold(0.0, Real::max);
                 (parts * (1.0 + 4.0 * crate::math::EPSILON)).min(c.local_aabb().origin_radius())
             }

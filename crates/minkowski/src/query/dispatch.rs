@@ -106,7 +106,7 @@ fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
         let b = s.local_aabb();
         b.mins.abs().max(b.maxs.abs()).max_element()
     };
-    rel.translation.abs().max_element() + reach(a) + reach(b)
+    rel.translation().abs().max_element() + reach(a) + reach(b)
 }
 
 /// For shapes without margins that touch: replaces `c`'s normal (A's frame, from A
@@ -385,8 +385,8 @@ pub fn contact_with(
     // Closed forms first, then SAT for two boxes without margins.
     let closed = analytic(&ca, ma, &cb, mb, &rel).or_else(|| match (&ca, &cb) {
         (CoreShape::Cuboid(x), CoreShape::Cuboid(y)) if ma == 0.0 && mb == 0.0 => {
-            let rot = Matrix3::from_quat(rel.rotation);
-            box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation)
+            let rot = Matrix3::from_quat(rel.rotation());
+            box_box::contact(x.half_extents(), y.half_extents(), rot, rel.translation())
                 .map(|c| (c, ContactMethod::Sat))
         }
         _ => None,

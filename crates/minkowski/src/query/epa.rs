@@ -838,7 +838,7 @@ where
             iterations: 0,
             refine_iterations: iterations,
         };
-        if best.as_ref().is_none_or(|(e, _)| off_normal < *e) {
+        if best.as_ref().map_or(true, |(e, _)| off_normal < *e) {
             best = Some((off_normal, answer));
         }
         if off_normal <= tol || touching {
@@ -982,7 +982,7 @@ mod tests {
         let mut worst: Real = 0.0;
         for _ in 0..2000 {
             let q = crate::math::Rotation::from_xyzw(rnd(), rnd(), rnd(), rnd()).normalize();
-            let pose_b = Pose::new(q, Vector::new(rnd(), rnd(), rnd()) * 0.3);
+            let pose_b = Pose::new(q, Vector::new(rnd(), rnd(), rnd()) * 0.3).expect("valid pose");
             let pair = Pair::new(&bx, &Pose::IDENTITY, &c, &pose_b);
             let g = gjk::run(&pair, Mode::Distance, &GjkOptions::default(), None);
             let e = run(&pair, &g, &EpaOptions::default(), &mut ws);
@@ -1015,7 +1015,8 @@ mod tests {
         let pose_b = Pose::new(
             crate::math::Rotation::from_axis_angle(Vector::new(1.0, 2.0, 0.5).normalize(), 0.9),
             Vector::new(0.3, -0.2, 0.1),
-        );
+        )
+        .expect("valid pose");
         let local = pose_b.inverse_transform_point(Vector::ZERO);
         let radial = (local.x * local.x + local.z * local.z).sqrt();
         let exact = (0.8 - radial).min(1.0 - local.y.abs());

@@ -260,13 +260,13 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
     /// The pair in A's local frame from the two world poses.
     pub fn new(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
         let rel = pose_a.inv_mul(pose_b);
-        let rot = Matrix3::from_quat(rel.rotation);
+        let rot = Matrix3::from_quat(rel.rotation());
         Self {
             a,
             b,
             rot,
             rot_t: rot.transpose(),
-            trans: rel.translation,
+            trans: rel.translation(),
             hints: Cell::new([u32::MAX, u32::MAX]),
         }
     }

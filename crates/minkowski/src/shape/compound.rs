@@ -44,7 +44,7 @@ impl Compound {
         for (i, (pose, shape)) in parts.iter().enumerate() {
             let b = shape.local_aabb().transformed(pose);
             let m = b.mins.abs().max(b.maxs.abs()).max_element();
-            if !m.is_finite() || m > super::MAX_MAGNITUDE || !pose.rotation.is_finite() {
+            if !m.is_finite() || m > super::MAX_MAGNITUDE || !pose.rotation().is_finite() {
                 return Err(ShapeError::OutOfRange {
                     shape: "compound",
                     field: "part pose",

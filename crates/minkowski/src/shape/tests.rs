@@ -119,7 +119,8 @@ fn world_aabb_contains_transformed_support_points() {
     let pose = Pose::new(
         Rotation::from_axis_angle(Vector::new(1.0, 1.0, 0.0).normalize(), 0.8),
         Vector::new(1.0, 2.0, 3.0),
-    );
+    )
+    .unwrap();
     let aabb = s.local_aabb().transformed(&pose);
     let mut st = 3u64;
     for _ in 0..500 {

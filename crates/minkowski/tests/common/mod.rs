@@ -383,12 +383,12 @@ pub struct Placed {
 
 impl Placed {
     pub fn new(shape: OShape, pose: &Pose) -> Self {
-        let q = pose.rotation;
+        let q = pose.rotation();
         let rot = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
         Self {
             shape,
             rot,
-            pos: d3(pose.translation),
+            pos: d3(pose.translation()),
         }
     }
     pub fn support(&self, d: DVec3) -> DVec3 {
