@@ -380,11 +380,8 @@ fn tool_answers_equal_library_answers_exactly() {
         // The same query through the library, from the same (parsed) numbers.
         let parse = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
         let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
-        let pose_b = Pose::new(
-            rot / rot.length(),
-            Vector::new(t[0] as Real, t[1] as Real, t[2] as Real),
-        )
-        .unwrap();
+        // (Pose::new renormalises the rotation exactly as the tool's parser does.)
+        let pose_b = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
         expected.push((kind, parse(shapes[ia]), parse(shapes[ib]), pose_b));
     }
     let (code, out, _) = run(&["query"], lines.as_bytes());

@@ -887,16 +887,9 @@ fn narrow_batch(
 /// shapes, whose boxes may round apart, still meet). Length units, world frame.
 ///
 /// # Errors
-/// [`WorldError::InvalidPose`] for a non-finite pose, a translation beyond
-/// [`crate::shape::MAX_MAGNITUDE`], or a box that overflows.
+/// [`WorldError::InvalidPose`] for a box that overflows (a [`Pose`] is always finite and
+/// within [`crate::shape::MAX_MAGNITUDE`], so only the box can).
 pub fn object_box(local: &Aabb, pose: &Pose, margin: Real) -> Result<Aabb, WorldError> {
-    let t = pose.translation();
-    if !t.is_finite()
-        || !pose.rotation().is_finite()
-        || t.abs().max_element() > crate::shape::MAX_MAGNITUDE
-    {
-        return Err(WorldError::InvalidPose);
-    }
     let b = local.transformed(pose);
     let size = (b.maxs - b.mins).max_element();
     let b = b.loosened(margin + 1e-5 * size + Real::MIN_POSITIVE);

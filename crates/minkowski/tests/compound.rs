@@ -120,9 +120,15 @@ fn compound_queries_equal_brute_force_over_parts() {
 #[test]
 fn compound_construction_errors() {
     assert!(Compound::new(Vec::new()).is_err());
-    let s: Shape = minkowski::shape::Sphere::new(1.0).unwrap().into();
-    let far = Pose::from_translation(Vector::splat(Real::MAX)).unwrap();
-    assert!(Compound::new(vec![(far, s)]).is_err());
+    // A part pose beyond the magnitude limit cannot be built (Pose::new refuses it), so
+    // the compound never sees one; a part whose box reaches beyond the limit is still
+    // refused.
+    assert!(Pose::from_translation(Vector::splat(Real::MAX)).is_err());
+    let big: Shape = minkowski::shape::Sphere::new(minkowski::shape::MAX_MAGNITUDE)
+        .unwrap()
+        .into();
+    let edge = Pose::from_translation(Vector::splat(minkowski::shape::MAX_MAGNITUDE)).unwrap();
+    assert!(Compound::new(vec![(edge, big)]).is_err());
 }
 
 /// Parts that touch, overlap or are apart by a few units in the last place, under random

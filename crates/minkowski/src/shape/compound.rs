@@ -34,7 +34,7 @@ impl Compound {
     ///
     /// # Errors
     /// [`ShapeError::EmptyPointSet`] for no parts; [`ShapeError::OutOfRange`] if a part's
-    /// pose puts it beyond [`super::MAX_MAGNITUDE`] or is not finite.
+    /// pose puts its box beyond [`super::MAX_MAGNITUDE`].
     pub fn new(parts: Vec<(Pose, Shape)>) -> Result<Self, ShapeError> {
         if parts.is_empty() {
             return Err(ShapeError::EmptyPointSet { shape: "compound" });
@@ -44,7 +44,7 @@ impl Compound {
         for (i, (pose, shape)) in parts.iter().enumerate() {
             let b = shape.local_aabb().transformed(pose);
             let m = b.mins.abs().max(b.maxs.abs()).max_element();
-            if !m.is_finite() || m > super::MAX_MAGNITUDE || !pose.rotation().is_finite() {
+            if !m.is_finite() || m > super::MAX_MAGNITUDE {
                 return Err(ShapeError::OutOfRange {
                     shape: "compound",
                     field: "part pose",
