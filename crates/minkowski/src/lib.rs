@@ -50,6 +50,7 @@ pub mod query;
 pub mod scene;
 pub mod shape;
 pub mod support;
+pub mod tolerance;
 pub mod world;
 
 #[cfg(test)]

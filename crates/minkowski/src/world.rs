@@ -44,6 +44,7 @@ use crate::math::{Pose, Real, Vector, EPSILON};
 use crate::query::compound::{self, Collider};
 use crate::query::gjk::GjkCache;
 use crate::query::{self, Contact, QueryOptions};
+use crate::tolerance::SLACK;
 
 /// A handle to an object of a [`World`]: an index and a generation, so that a handle to a
 /// removed object never names its successor in the same slot.
@@ -735,7 +736,7 @@ fn narrow_pair(
     let centers = (b.pose.translation() - a.pose.translation()).length();
     let scale = centers + a.radius + b.radius;
     let far = a.pose.translation().abs().max_element() + b.pose.translation().abs().max_element();
-    let balls = centers - a.radius - b.radius - 4.0 * tol * scale - 8.0 * EPSILON * far;
+    let balls = centers - a.radius - b.radius - SLACK * tol * scale - 8.0 * EPSILON * far;
     if balls > margin {
         state.separation = balls;
         return None;
@@ -763,7 +764,7 @@ fn narrow_pair(
     if let Some(d) = apart {
         // Carried to later updates less what rounding and GJK's touching tolerance could
         // hide at these coordinates.
-        state.separation = d - 4.0 * tol * scale;
+        state.separation = d - SLACK * tol * scale;
         if d > margin || margin <= 0.0 {
             return None;
         }

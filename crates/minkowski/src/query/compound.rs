@@ -17,6 +17,7 @@ use super::{ClosestPoints, Contact, QueryOptions};
 use crate::bounding::Aabb;
 use crate::math::{Pose, Real};
 use crate::shape::{Compound, Shape};
+use crate::tolerance;
 
 /// A convex shape or a compound of convex parts.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,13 +134,13 @@ pub struct PartAnswer<T> {
 }
 
 /// A world box grown by what the convex queries may still call touching: GJK's touching
-/// tolerance `tol` (relative to the coordinates' size) four times over, which also
+/// tolerance `tol` (relative to the coordinates' size) [`tolerance::SLACK`] times over, which also
 /// covers the box's own rounding. Exact boxes would drop part pairs that touch or
 /// overlap by a unit in the last place: faces that touch exactly round apart about half
 /// the time, where GJK reports contact.
 fn grown(b: Aabb, tol: Real) -> Aabb {
     let size = b.mins.abs().max(b.maxs.abs()).max_element() + (b.maxs - b.mins).max_element();
-    b.loosened(4.0 * tol * size + Real::MIN_POSITIVE)
+    b.loosened(tolerance::SLACK * tol * size + Real::MIN_POSITIVE)
 }
 
 /// Candidate piece pairs whose world boxes, [`grown`], overlap.

@@ -16,15 +16,12 @@
 
 use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
 use super::epa::{self, EpaOptions};
-use super::gjk::{self, GjkCache, GjkOptions, LocalGjk, Mode, Pair};
+use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode, Pair};
 use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
+use crate::tolerance::{self, touching_as_zero};
 use crate::with_core;
-
-/// Below this separation (relative to the coordinates' magnitude) a GJK run that did not
-/// converge is handed to EPA for its normal.
-const NOISY_SEPARATION: Real = 1024.0 * crate::math::EPSILON;
 
 /// Options for the shape-level queries.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -95,7 +92,7 @@ fn analytic(
 /// touching with it, so that `intersects` and the `intersecting` flags of the others
 /// agree on pairs that touch within rounding.
 fn touch_floor(options: &QueryOptions, sigma: Real) -> Real {
-    options.gjk.touch_tolerance() * sigma
+    tolerance::touch_floor(options.gjk.touch_tolerance(), sigma)
 }
 
 /// The size of a closed-form problem: about how far from A's origin its numbers reach
@@ -143,16 +140,6 @@ fn best_touching_normal<A, B>(
             best = s;
             c.normal = n;
         }
-    }
-}
-
-/// A signed distance with separations within the rounding `floor` reported as touching
-/// (zero); penetrations are kept.
-fn touching_as_zero(distance: Real, floor: Real) -> Real {
-    if distance > 0.0 && distance <= floor {
-        0.0
-    } else {
-        distance
     }
 }
 
@@ -217,7 +204,10 @@ pub fn separation_bound_with(
     let margin = ma + mb;
     on_cores!(ca, cb, pose_a, pose_b, |pair| {
         let r = gjk::run(&pair, Mode::Intersect { margin }, &options.gjk, cache);
-        (!r.intersecting).then(|| (r.lower - margin).max(0.0))
+        match r.outcome(margin, options.gjk.touch_tolerance()) {
+            GjkOutcome::Apart { lower, .. } => Some(lower),
+            GjkOutcome::Touching | GjkOutcome::Overlapping => None,
+        }
     })
 }
 
@@ -251,10 +241,12 @@ pub fn distance_with(
             let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
                 gjk::run(&pair, Mode::Distance, &options.gjk, cache)
             });
-            let touch = g.touches(ma + mb, options.gjk.touch_tolerance());
-            let core = if touch { 0.0 } else { g.vv.sqrt() };
+            let gap = match g.outcome(ma + mb, options.gjk.touch_tolerance()) {
+                GjkOutcome::Apart { upper, .. } => upper,
+                GjkOutcome::Touching | GjkOutcome::Overlapping => -(ma + mb),
+            };
             (
-                core - ma - mb,
+                gap,
                 touch_floor(options, g.scale + ma + mb),
                 g.status.into(),
                 g.iterations,
@@ -310,7 +302,8 @@ pub fn closest_points_with(
         });
         let (pa, pb) = g.simplex.witnesses();
         let sigma = g.scale + ma + mb;
-        if g.intersecting {
+        let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
+        if outcome == GjkOutcome::Overlapping {
             (
                 0.0,
                 crate::math::Vector::ZERO,
@@ -322,7 +315,7 @@ pub fn closest_points_with(
             )
         } else {
             // Not certified apart beyond the margins: touching, at the margins.
-            let core = if g.touches(ma + mb, options.gjk.touch_tolerance()) {
+            let core = if outcome == GjkOutcome::Touching {
                 g.vv.sqrt().min(ma + mb)
             } else {
                 g.vv.sqrt()
@@ -408,13 +401,13 @@ pub fn contact_with(
     let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
         let g = gjk::run(&pair, Mode::Distance, &options.gjk, cache);
         let sigma = g.scale;
-        let touch = g.touches(ma + mb, options.gjk.touch_tolerance());
+        let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
         // GJK that stopped short of its tolerance at a separation within the rounding
         // zone has a noisy direction: let EPA, whose normals come from face edges, decide
         // (it reports small separations too).
-        let noisy =
-            g.status != gjk::GjkStatus::Converged && g.vv.sqrt() <= NOISY_SEPARATION * g.scale;
-        let (mut c, status, method, iterations) = if g.intersecting || noisy {
+        let noisy = g.status != gjk::GjkStatus::Converged
+            && g.vv.sqrt() <= tolerance::NOISY_SEPARATION * g.scale;
+        let (mut c, status, method, iterations) = if outcome == GjkOutcome::Overlapping || noisy {
             let e = epa::with_thread_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
             (
                 LocalContact {
@@ -452,18 +445,18 @@ pub fn contact_with(
         // found by EPA is not: swapping its normal for a tie on the other side of
         // concentric shapes put `point_b − point_a` opposite to `distance · normal`).
         let floor = touch_floor(options, sigma);
-        let near_zero = (touch && !g.intersecting) || c.distance.abs() <= floor;
+        let near_zero = outcome == GjkOutcome::Touching || c.distance.abs() <= floor;
         if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, &g, floor, &mut c);
         }
-        (c, status, method, iterations, sigma, touch)
+        (c, status, method, iterations, sigma, outcome)
     });
-    let (mut c, status, method, iterations, sigma, touch) = local;
+    let (mut c, status, method, iterations, sigma, outcome) = local;
     // Add the margins back: the shapes are the cores inflated by ma and mb.
     c.distance -= ma + mb;
     c.distance = touching_as_zero(c.distance, touch_floor(options, sigma + ma + mb));
-    if touch && c.distance > 0.0 {
-        // Not certified apart beyond the margins (see `LocalGjk::touches`).
+    if !matches!(outcome, GjkOutcome::Apart { .. }) && c.distance > 0.0 {
+        // Not certified apart beyond the margins (see `LocalGjk::outcome`).
         c.distance = 0.0;
     }
     c.point_a += c.normal * ma;

@@ -45,10 +45,11 @@
 //! normal: every result carries a status and the certified interval
 //! `[lower_bound, upper_bound]` that holds the true depth.
 
-use crate::math::{any_orthogonal, Point, Pose, Real, Vector, EPSILON};
+use crate::math::{any_orthogonal, Point, Pose, Real, Vector};
 use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode, Pair};
 use crate::query::simplex::Simplex;
 use crate::support::{SupportMap, SupportPoint};
+use crate::tolerance;
 use glam::DVec3;
 
 /// How an EPA run ended.
@@ -103,16 +104,12 @@ impl Default for EpaOptions {
     fn default() -> Self {
         Self {
             max_vertices: DEFAULT_MAX_VERTICES,
-            rel_tolerance: DEFAULT_REL_TOLERANCE,
-            abs_tolerance: 16.0 * EPSILON,
+            rel_tolerance: tolerance::EPA_REL_TOLERANCE,
+            abs_tolerance: tolerance::DEFAULT_ABS_TOLERANCE,
         }
     }
 }
 
-#[cfg(not(feature = "f64"))]
-const DEFAULT_REL_TOLERANCE: Real = 1e-5;
-#[cfg(feature = "f64")]
-const DEFAULT_REL_TOLERANCE: Real = 1e-10;
 #[cfg(not(feature = "f64"))]
 const DEFAULT_MAX_VERTICES: usize = 512;
 #[cfg(feature = "f64")]
@@ -494,7 +491,7 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let abs_tol = opts.abs_tolerance.max(4.0 * EPSILON);
+    let abs_tol = tolerance::abs_tolerance(opts.abs_tolerance);
     let mut scale = gjk.scale;
     for p in gjk.simplex.vertices() {
         scale = scale.max(p.w.length());
@@ -878,7 +875,7 @@ where
     let pair = Pair::new(a, pose_a, b, pose_b);
     let g = gjk::run(&pair, Mode::Distance, gjk_options, None);
     if !g.intersecting {
-        let r = gjk::to_world(&g, pose_a);
+        let r = gjk::to_world(&g, pose_a, gjk_options);
         return Penetration {
             status: EpaStatus::Separated,
             depth: 0.0,

@@ -64,6 +64,7 @@ use std::cell::Cell;
 use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
 use crate::support::{SupportMap, SupportPoint};
+use crate::tolerance::{self, TIE_TILT, UNCERTIFIED_TOUCH};
 
 /// Which GJK iteration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -125,8 +126,8 @@ impl Default for GjkOptions {
     fn default() -> Self {
         Self {
             max_iterations: 128,
-            rel_tolerance: DEFAULT_REL_TOLERANCE,
-            abs_tolerance: 16.0 * EPSILON,
+            rel_tolerance: tolerance::GJK_REL_TOLERANCE,
+            abs_tolerance: tolerance::DEFAULT_ABS_TOLERANCE,
             variant: GjkVariant::Plain,
         }
     }
@@ -136,14 +137,9 @@ impl GjkOptions {
     /// The absolute tolerance GJK works with: [`abs_tolerance`](Self::abs_tolerance),
     /// but never below 4 ε (rounding alone reaches that).
     pub(crate) fn touch_tolerance(&self) -> Real {
-        self.abs_tolerance.max(4.0 * EPSILON)
+        tolerance::abs_tolerance(self.abs_tolerance)
     }
 }
-
-#[cfg(not(feature = "f64"))]
-const DEFAULT_REL_TOLERANCE: Real = 1e-5;
-#[cfg(feature = "f64")]
-const DEFAULT_REL_TOLERANCE: Real = 1e-11;
 
 /// State kept by the caller between queries on the same pair to warm-start GJK
 /// (Box2D's `b2SimplexCache`, generalised to support maps).
@@ -210,11 +206,37 @@ impl GjkCache {
     }
 }
 
+/// What a GJK run proved about the distance between A and B less a margin, decided once
+/// under the tolerance policy of [`crate::tolerance`]: every query that runs GJK decides
+/// from this value, not from the run's internals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GjkOutcome {
+    /// Certified apart: the distance less the margin lies in `[lower, upper]` (length
+    /// units; `lower` may be 0 when only `upper` is known to exceed rounding).
+    Apart {
+        /// Certified lower bound (the best support point's separation, less the margin).
+        lower: Real,
+        /// Upper bound (`|v|`, less the margin).
+        upper: Real,
+    },
+    /// Not certified apart, and the run stopped within rounding of the margin (see
+    /// [`crate::tolerance::UNCERTIFIED_TOUCH`]): "touching" is the answer within the
+    /// tolerance, "apart" would claim a gap nothing certifies.
+    Touching,
+    /// GJK enclosed the origin of `A ⊖ B` (or came within the touching floor of it, or
+    /// within the margin in an intersection test): the shapes overlap or touch, and how
+    /// deep is EPA's question.
+    Overlapping,
+}
+
 /// The answer of [`distance`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkResult {
     /// How the iteration ended.
     pub status: GjkStatus,
+    /// What the run proved (apart with bounds, touching, or overlapping), decided by
+    /// the tolerance policy of [`crate::tolerance`]; the fields below are its numbers.
+    pub outcome: GjkOutcome,
     /// Whether the shapes intersect (or touch within the tolerance). When true,
     /// `distance` is 0 and the normal is zero.
     pub intersecting: bool,
@@ -371,24 +393,6 @@ pub(crate) struct LocalGjk {
 fn magnitude(sp: &SupportPoint) -> Real {
     sp.a.abs().max_element().max(sp.b.abs().max_element())
 }
-
-/// How far (radians, about) a search direction is tilted to break a tie on a flat
-/// face of `A ⊖ B` (see [`tilt_from`]): about `4 √ε`. Any tilt breaks a tie between
-/// vertices far beyond rounding, and it moves the support point of a curved surface by
-/// only `r θ² / 2 ≈ 8 ε r`, within GJK's touching tolerance.
-#[cfg(not(feature = "f64"))]
-const TIE_TILT: Real = 1.4e-3;
-#[cfg(feature = "f64")]
-const TIE_TILT: Real = 6e-8;
-
-/// How far beyond the margin (relative to the size `σ` of the points) a run that could
-/// not certify any gap may end and still answer "touching" (see [`LocalGjk::touches`]):
-/// `√ε` in f32; 1e-6 in f64, where runs stalled on exactly touching curved and flat
-/// shapes were seen ending at 2.8e-8 to 4.6e-8 σ with a lower bound of 0.
-#[cfg(not(feature = "f64"))]
-const UNCERTIFIED_TOUCH: Real = 3.5e-4;
-#[cfg(feature = "f64")]
-const UNCERTIFIED_TOUCH: Real = 1e-6;
 
 /// When GJK stalls — the support point along `−v` is one it already has, or adds no
 /// progress — while its bounds are still apart, the support plane holds a flat face of
@@ -695,7 +699,7 @@ where
     if !out.intersecting && out.vv <= touch * touch {
         out.intersecting = true;
     }
-    // "Apart" needs a certificate (see `LocalGjk::touches`).
+    // "Apart" needs a certificate (see `LocalGjk::outcome`).
     if let Mode::Intersect { .. } = mode {
         if !out.intersecting && out.touches(margin, abs_tol) {
             out.intersecting = true;
@@ -716,17 +720,31 @@ where
 }
 
 impl LocalGjk {
-    /// Whether the run leaves the shapes' distance, less `margin`, within GJK's reach of
-    /// zero: overlapping, or not certified apart — no support point beyond the margin by
-    /// more than the rounding floor `abs_tol σ` — with `|v|` within
-    /// [`UNCERTIFIED_TOUCH`]` σ` of the margin (`σ` the size of the points seen). The
-    /// true distance then lies in `[lower, |v|]`, an interval holding the margin, and
-    /// "touching" is an answer within tolerance; "apart" would claim a gap nothing
-    /// certifies. Seen: a box face on
-    /// a cylinder's side (f64, size 0.1) stalled at bounds [0, 1.8e-9 σ]; a sphere on an
-    /// ellipsoid (f32, size 1000) converged to `|v| − lower ≤ 10⁻⁵ |v|` around a margin
-    /// of 600.
-    pub(crate) fn touches(&self, margin: Real, abs_tol: Real) -> bool {
+    /// What the run proved about the distance less `margin`, with absolute tolerance
+    /// `abs_tol` (relative to σ, the size of the points seen).
+    ///
+    /// "Touching" when the run is not certified apart — no support point beyond the
+    /// margin by more than the rounding floor `abs_tol σ` — and `|v|` is within
+    /// [`UNCERTIFIED_TOUCH`]` σ` of the margin: the true distance then lies in
+    /// `[lower, |v|]`, an interval holding the margin, and "apart" would claim a gap
+    /// nothing certifies. Seen: a box face on a cylinder's side (f64, size 0.1) stalled
+    /// at bounds [0, 1.8e-9 σ]; a sphere on an ellipsoid (f32, size 1000) converged to
+    /// `|v| − lower ≤ 10⁻⁵ |v|` around a margin of 600.
+    pub(crate) fn outcome(&self, margin: Real, abs_tol: Real) -> GjkOutcome {
+        if self.intersecting {
+            GjkOutcome::Overlapping
+        } else if self.touches(margin, abs_tol) {
+            GjkOutcome::Touching
+        } else {
+            GjkOutcome::Apart {
+                lower: (self.lower - margin).max(0.0),
+                upper: self.vv.sqrt() - margin,
+            }
+        }
+    }
+
+    /// Whether the run leaves the shapes touching or overlapping (see [`Self::outcome`]).
+    fn touches(&self, margin: Real, abs_tol: Real) -> bool {
         self.intersecting
             || (self.lower <= margin + abs_tol * self.scale
                 && self.vv.sqrt() <= margin + UNCERTIFIED_TOUCH * (self.scale + margin))
@@ -792,11 +810,11 @@ where
 {
     let pair = Pair::new(a, pose_a, b, pose_b);
     let r = run(&pair, Mode::Distance, options, cache);
-    to_world(&r, pose_a)
+    to_world(&r, pose_a, options)
 }
 
 /// Converts a local run into the public result, in the world frame.
-pub(crate) fn to_world(r: &LocalGjk, pose_a: &Pose) -> GjkResult {
+pub(crate) fn to_world(r: &LocalGjk, pose_a: &Pose, options: &GjkOptions) -> GjkResult {
     let (pa, pb) = r.simplex.witnesses();
     let (distance, normal) = if r.intersecting {
         (0.0, Vector::ZERO)
@@ -805,6 +823,7 @@ pub(crate) fn to_world(r: &LocalGjk, pose_a: &Pose) -> GjkResult {
     };
     GjkResult {
         status: r.status,
+        outcome: r.outcome(0.0, options.touch_tolerance()),
         intersecting: r.intersecting,
         distance,
         lower_bound: r.lower.min(distance),

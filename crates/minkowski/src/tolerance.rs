@@ -1,0 +1,136 @@
+//! The one tolerance policy: how every query decides "touching" in floating point.
+//!
+//! # The problem's scale σ
+//!
+//! GJK and EPA subtract support points of A and B. A support point of `D = A ⊖ B` is
+//! `w = a − b`, and its rounding error is set by the magnitudes of `a` and `b`, not by
+//! `|w|`: two nearly touching shapes far from their frame's origin give a tiny `w` made
+//! of large numbers. So every run keeps σ, the largest coordinate magnitude of the
+//! source points (and of B's translation in A's frame) it has seen, plus the margins a
+//! query adds back; closed forms use the largest coordinate of B's translation and of
+//! both local boxes. Each arithmetic step on such numbers errs by at most a few `ε σ`
+//! (`ε` the machine epsilon of [`Real`]).
+//!
+//! # The touching floor `τ σ`
+//!
+//! A distance at most `τ σ` is rounding: the sign of such a gap is not determined by
+//! the input, so every query reports it as **touching** — distance 0 and
+//! `intersecting = true` — and all four queries agree on it ([`touch_floor`],
+//! [`touching_as_zero`]). `τ` is the absolute tolerance of the options
+//! ([`DEFAULT_ABS_TOLERANCE`] `= 16 ε` by default), never below
+//! [`MIN_ABS_TOLERANCE`] `= 4 ε`, what rounding alone reaches ([`abs_tolerance`]).
+//!
+//! # How each stage uses it
+//!
+//! * **GJK** stops when its upper bound `|v|` and lower bound `ℓ` meet within
+//!   `ε_rel |v| + τ σ` ([`GJK_REL_TOLERANCE`]); `|v| ≤ τ σ` is contact. An intersection
+//!   test answers "apart" only with a support point beyond the margin by more than
+//!   `τ σ`, and a run that certified no gap but stalled within
+//!   [`UNCERTIFIED_TOUCH`]` σ` of the margin is "touching", not "apart" (the true
+//!   distance lies in `[ℓ, |v|]`, which holds the margin). A stall on a flat face of `D`
+//!   (a tie) tilts the search direction by [`TIE_TILT`]. The outcome reaches callers as
+//!   one typed value, [`crate::query::gjk::GjkOutcome`].
+//! * **EPA** stops when its bounds meet within `ε_rel d + τ σ` ([`EPA_REL_TOLERANCE`]),
+//!   and treats a vertex less than `τ σ` above a face as seeing it.
+//! * **Contact** hands a GJK run that stopped short of its tolerance within
+//!   [`NOISY_SEPARATION`]` σ` of touching to EPA, whose normals come from face edges
+//!   (GJK's direction at that length is rounding noise).
+//! * **Bounds carried between frames and grown boxes** (the world's separations, a
+//!   compound's part boxes) allow [`SLACK`] floors, which also covers their own rounding.
+
+use crate::math::{Real, EPSILON};
+
+/// The least absolute tolerance, relative to σ: what rounding alone reaches (`4 ε`).
+pub const MIN_ABS_TOLERANCE: Real = 4.0 * EPSILON;
+
+/// The default absolute tolerance of GJK and EPA, relative to σ (`16 ε`).
+pub const DEFAULT_ABS_TOLERANCE: Real = 16.0 * EPSILON;
+
+/// GJK's default relative tolerance on the distance: 1e-5 (f32), 1e-11 (f64).
+#[cfg(not(feature = "f64"))]
+pub const GJK_REL_TOLERANCE: Real = 1e-5;
+/// GJK's default relative tolerance on the distance: 1e-5 (f32), 1e-11 (f64).
+#[cfg(feature = "f64")]
+pub const GJK_REL_TOLERANCE: Real = 1e-11;
+
+/// EPA's default relative tolerance on the depth: 1e-5 (f32), 1e-10 (f64).
+#[cfg(not(feature = "f64"))]
+pub const EPA_REL_TOLERANCE: Real = 1e-5;
+/// EPA's default relative tolerance on the depth: 1e-5 (f32), 1e-10 (f64).
+#[cfg(feature = "f64")]
+pub const EPA_REL_TOLERANCE: Real = 1e-10;
+
+/// How far beyond the margin (relative to σ) a GJK run that could not certify any gap
+/// may end and still answer "touching": `√ε` in f32; 1e-6 in f64, where runs stalled on
+/// exactly touching curved and flat shapes were seen ending at 2.8e-8 to 4.6e-8 σ with a
+/// lower bound of 0.
+#[cfg(not(feature = "f64"))]
+pub const UNCERTIFIED_TOUCH: Real = 3.5e-4;
+/// How far beyond the margin (relative to σ) a GJK run that could not certify any gap
+/// may end and still answer "touching": `√ε` in f32; 1e-6 in f64, where runs stalled on
+/// exactly touching curved and flat shapes were seen ending at 2.8e-8 to 4.6e-8 σ with a
+/// lower bound of 0.
+#[cfg(feature = "f64")]
+pub const UNCERTIFIED_TOUCH: Real = 1e-6;
+
+/// How far (radians, about) GJK tilts its search direction to break a tie on a flat
+/// face of `A ⊖ B`: about `4 √ε`. Any tilt breaks a tie between vertices far beyond
+/// rounding, and it moves the support point of a curved surface by only
+/// `r θ² / 2 ≈ 8 ε r`, within the touching floor.
+#[cfg(not(feature = "f64"))]
+pub const TIE_TILT: Real = 1.4e-3;
+/// How far (radians, about) GJK tilts its search direction to break a tie on a flat
+/// face of `A ⊖ B`: about `4 √ε`. Any tilt breaks a tie between vertices far beyond
+/// rounding, and it moves the support point of a curved surface by only
+/// `r θ² / 2 ≈ 8 ε r`, within the touching floor.
+#[cfg(feature = "f64")]
+pub const TIE_TILT: Real = 6e-8;
+
+/// Below this separation (relative to σ) a GJK run that did not converge is handed to
+/// EPA for its normal (`1024 ε`).
+pub const NOISY_SEPARATION: Real = 1024.0 * EPSILON;
+
+/// How many touching floors a bound carried between frames, or a box grown for
+/// pruning, allows for (which also covers the bound's or the box's own rounding).
+pub const SLACK: Real = 4.0;
+
+/// The absolute tolerance actually used for a requested one: `requested`, but never
+/// below [`MIN_ABS_TOLERANCE`].
+#[inline]
+pub fn abs_tolerance(requested: Real) -> Real {
+    requested.max(MIN_ABS_TOLERANCE)
+}
+
+/// The touching floor `τ σ` (length units): the largest distance that counts as
+/// touching for a problem of scale `sigma` with absolute tolerance `tau` (as returned
+/// by [`abs_tolerance`]).
+#[inline]
+pub fn touch_floor(tau: Real, sigma: Real) -> Real {
+    tau * sigma
+}
+
+/// A signed distance with separations within the touching `floor` reported as touching
+/// (zero); penetrations and larger separations are kept.
+#[inline]
+pub fn touching_as_zero(distance: Real, floor: Real) -> Real {
+    if distance > 0.0 && distance <= floor {
+        0.0
+    } else {
+        distance
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floors_and_rounding_to_zero() {
+        assert_eq!(abs_tolerance(0.0), MIN_ABS_TOLERANCE);
+        assert_eq!(abs_tolerance(DEFAULT_ABS_TOLERANCE), DEFAULT_ABS_TOLERANCE);
+        let floor = touch_floor(DEFAULT_ABS_TOLERANCE, 1e3);
+        assert_eq!(touching_as_zero(floor * 0.5, floor), 0.0);
+        assert_eq!(touching_as_zero(floor * 2.0, floor), floor * 2.0);
+        assert_eq!(touching_as_zero(-1.0, floor), -1.0);
+    }
+}
