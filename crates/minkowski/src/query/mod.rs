@@ -15,7 +15,9 @@ pub mod compound;
 mod contact;
 pub mod dispatch;
 pub mod epa;
+mod feature;
 pub mod gjk;
+pub mod manifold;
 mod pair;
 pub mod simplex;
 
@@ -24,3 +26,4 @@ pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
 };
+pub use manifold::{manifold, manifold_with, Manifold, ManifoldPoint};
