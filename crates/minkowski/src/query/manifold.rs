@@ -570,5 +570,54 @@ fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POIN
         return (keep, 3);
     }
     keep[3] = best.1;
+    // The greedy choice can miss the best quadrilateral by over 10% (a pentagon cut from
+    // a rotated square); a few rounds of swapping a kept point for a candidate that
+    // enlarges the area close most of that gap. The deepest point stays, or gives way to
+    // one as deep up to rounding (faces resting flat have equal depths but for the last
+    // few bits, and the first of them is no better than the others).
+    let depth_tol = SEPARATION_REL_TOLERANCE * size;
+    let area = |k: &[usize; 4]| quad_area([at(k[0]), at(k[1]), at(k[2]), at(k[3])], nr);
+    let mut current = area(&keep);
+    for _ in 0..3 {
+        let mut improved = false;
+        for slot in 0..4 {
+            for i in 0..c.len() {
+                // The deepest may only give way to a point as deep, up to rounding.
+                if keep.contains(&i) || (slot == 0 && c[i].s > c[i0].s + depth_tol) {
+                    continue;
+                }
+                let mut trial = keep;
+                trial[slot] = i;
+                let a = area(&trial);
+                if a > current * (1.0 + 16.0 * EPSILON) {
+                    (keep, current, improved) = (trial, a, true);
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
     (keep, 4)
+}
+
+/// Twice the area of the convex hull of four points on a plane with normal `nr`: the
+/// largest of the three cyclic orders and the four triangles (a point inside the
+/// triangle of the other three leaves that triangle as the hull).
+fn quad_area(p: [Point; 4], nr: Vector) -> Real {
+    let poly = |o: [usize; 4]| {
+        let mut s = Vector::ZERO;
+        for k in 0..4 {
+            s += p[o[k]].cross(p[o[(k + 1) % 4]]);
+        }
+        s.dot(nr).abs()
+    };
+    let tri = |i: usize, j: usize, k: usize| (p[j] - p[i]).cross(p[k] - p[i]).dot(nr).abs();
+    poly([0, 1, 2, 3])
+        .max(poly([0, 1, 3, 2]))
+        .max(poly([0, 2, 1, 3]))
+        .max(tri(0, 1, 2))
+        .max(tri(0, 1, 3))
+        .max(tri(0, 2, 3))
+        .max(tri(1, 2, 3))
 }

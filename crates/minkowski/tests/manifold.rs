@@ -1,0 +1,614 @@
+//! Contact manifolds against an independent brute-force oracle (f64, written here and in
+//! `common`; nothing here calls the library's manifold code except the query under test).
+//!
+//! * Every point of every manifold: `point_b − point_a = distance · normal`, unit normal,
+//!   at most 4 points, `distance ≤ margin` (plus rounding), `point_a` on A's surface and
+//!   `point_b` on B's (outside distance ≈ 0 by [`Placed::outside_distance`], and not deep
+//!   inside: the support gap along the manifold normal and 200 other directions bounds
+//!   the depth of a point inside from above).
+//! * Polytope face-on-face and edge-on-face contacts: the oracle enumerates each hull's
+//!   faces by brute force (planes through vertex triples with every vertex on one side),
+//!   picks the faces that face the exact SAT normal of [`poly_oracle`], projects the
+//!   incident face onto the reference plane and intersects the two with its own convex
+//!   clipping in 2D, then cuts away the part separated by more than the margin. The
+//!   manifold's kept points must cover at least 90% of the area of the **best
+//!   quadrilateral with corners among that polygon's vertices** (brute force over
+//!   4-subsets). Comparing with the whole polygon would be wrong: no 4 points of a
+//!   regular octagon cover more than 71% of it, and the manifold holds 4 points at most.
+//!   For an edge on a face, the kept points must span 90% of the oracle's clipped edge.
+//! * Depth: for resting (untilted) face-on-face pairs the deepest point's distance equals
+//!   the SAT signed distance.
+//! * Feature ids: the same after a motion of 10⁻⁴ of the size, for resting boxes.
+//! * The random cases must really produce 4-, 2- and 1-point manifolds (counted).
+
+#![allow(clippy::unnecessary_cast)]
+
+mod common;
+
+use common::*;
+use glam::{DQuat, DVec2, DVec3};
+use minkowski::query::{manifold, Manifold};
+use minkowski::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Shape, Sphere};
+use minkowski::{Pose, Real, Rotation, Vector};
+
+const F64: bool = cfg!(feature = "f64");
+/// Precision of the library's arithmetic, relative to the scene's size.
+const EPS: f64 = if F64 { f64::EPSILON } else { f32::EPSILON as f64 };
+
+// ---------------------------------------------------------------------------------
+// Oracle geometry (f64).
+// ---------------------------------------------------------------------------------
+
+/// The faces of the hull of `vs` by brute force: `(outward unit normal, vertices on the
+/// face)` for every plane through three vertices with every vertex on one side; a flat
+/// set gives its polygon twice (both sides).
+fn hull_faces(vs: &[DVec3]) -> Vec<(DVec3, Vec<DVec3>)> {
+    let size = vs.iter().map(|p| (*p - vs[0]).length()).fold(0.0, f64::max);
+    let tol = 1e-9 * size.max(1e-300);
+    let mut out: Vec<(DVec3, Vec<DVec3>)> = Vec::new();
+    for i in 0..vs.len() {
+        for j in i + 1..vs.len() {
+            for k in j + 1..vs.len() {
+                let n = (vs[j] - vs[i]).cross(vs[k] - vs[i]);
+                if n.length() <= 1e-12 * size * size {
+                    continue;
+                }
+                let n = n.normalize();
+                for n in [n, -n] {
+                    let off = n.dot(vs[i]);
+                    if vs.iter().all(|p| n.dot(*p) - off <= tol)
+                        && !out.iter().any(|(m, _)| m.dot(n) > 1.0 - 1e-12)
+                    {
+                        let on: Vec<DVec3> = vs
+                            .iter()
+                            .copied()
+                            .filter(|p| (n.dot(*p) - off).abs() <= tol)
+                            .collect();
+                        out.push((n, on));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An orthonormal basis `(u, v)` of the plane with normal `n`.
+fn basis(n: DVec3) -> (DVec3, DVec3) {
+    let a = if n.x.abs() < 0.6 { DVec3::X } else { DVec3::Y };
+    let u = n.cross(a).normalize();
+    (u, n.cross(u))
+}
+
+/// 2D convex hull (monotone chain), counter-clockwise.
+fn hull2(mut p: Vec<DVec2>) -> Vec<DVec2> {
+    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    p.dedup();
+    if p.len() < 3 {
+        return p;
+    }
+    let cross = |o: DVec2, a: DVec2, b: DVec2| (a - o).perp_dot(b - o);
+    let mut h: Vec<DVec2> = Vec::new();
+    for pass in 0..2 {
+        let start = h.len();
+        let it: Box<dyn Iterator<Item = &DVec2>> = if pass == 0 {
+            Box::new(p.iter())
+        } else {
+            Box::new(p.iter().rev())
+        };
+        for &q in it {
+            while h.len() >= start + 2 && cross(h[h.len() - 2], h[h.len() - 1], q) <= 0.0 {
+                h.pop();
+            }
+            h.push(q);
+        }
+        h.pop();
+    }
+    h
+}
+
+fn area2(p: &[DVec2]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..p.len() {
+        s += p[i].perp_dot(p[(i + 1) % p.len()]);
+    }
+    0.5 * s.abs()
+}
+
+/// Keeps the part of the convex polygon `p` where `f(x) ≥ 0`, `f` affine.
+fn cut(p: &[DVec2], f: impl Fn(DVec2) -> f64) -> Vec<DVec2> {
+    let mut out = Vec::new();
+    for i in 0..p.len() {
+        let (a, b) = (p[i], p[(i + 1) % p.len()]);
+        let (fa, fb) = (f(a), f(b));
+        if fa >= 0.0 {
+            out.push(a);
+        }
+        if (fa >= 0.0) != (fb >= 0.0) {
+            out.push(a + (b - a) * (fa / (fa - fb)));
+        }
+    }
+    out
+}
+
+/// The largest area of the convex hull of any 4 (or fewer) of the points.
+fn best_quad_area(p: &[DVec2]) -> f64 {
+    let n = p.len();
+    if n <= 4 {
+        return area2(&hull2(p.to_vec()));
+    }
+    let mut best: f64 = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                for l in k + 1..n {
+                    best = best.max(area2(&hull2(vec![p[i], p[j], p[k], p[l]])));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// What the oracle expects of a polytope pair's manifold.
+#[derive(Debug)]
+enum Expect {
+    /// Face on face: the plane normal of the reference face (from A towards B), an
+    /// in-plane basis, and the region polygon (2D in that basis).
+    Region(DVec3, DVec3, (DVec3, DVec3), Vec<DVec2>),
+    /// Edge on face: the clipped edge's end points (on the reference plane).
+    Edge(DVec3, DVec3, DVec3),
+    /// Anything else.
+    Other,
+}
+
+/// The oracle's touching region for a polytope pair with SAT normal `n` (A → B).
+fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
+    let va_vb_size = va.iter().chain(vb).map(|p| p.abs().max_element()).fold(0.0, f64::max);
+    let cos_tol = 1.0 - 1e-3;
+    let best_face = |vs: &[DVec3], d: DVec3| {
+        hull_faces(vs)
+            .into_iter()
+            .max_by(|x, y| x.0.dot(d).total_cmp(&y.0.dot(d)))
+            .filter(|f| f.0.dot(d) >= cos_tol)
+    };
+    let (fa, fb) = (best_face(va, n), best_face(vb, -n));
+    let sin_tol = (1.0 - cos_tol * cos_tol).sqrt();
+    // The support edge of a set along d: its two most supporting vertices, when the
+    // edge between them is nearly perpendicular to d.
+    let support_edge = |vs: &[DVec3], d: DVec3| -> Option<(DVec3, DVec3)> {
+        let mut s: Vec<DVec3> = vs.to_vec();
+        s.sort_by(|x, y| y.dot(d).total_cmp(&x.dot(d)));
+        let e = s[1] - s[0];
+        let size = vs.iter().map(|p| (*p - vs[0]).length()).fold(0.0, f64::max);
+        (e.length() > 1e-9 * size && (e.normalize().dot(d)).abs() <= sin_tol).then_some((s[0], s[1]))
+    };
+    // Reference face (ref normal r pointing out of its shape), incident polygon or edge.
+    let (r_n, r_pts, inc, sign) = match (fa, fb) {
+        (Some(a), Some(b)) => {
+            if -b.0.dot(n) > a.0.dot(n) + 1e-5 {
+                (b.0, b.1, Err(a.1), -1.0)
+            } else {
+                (a.0, a.1, Err(b.1), 1.0)
+            }
+        }
+        (Some(a), None) => match support_edge(vb, -n) {
+            Some(e) => (a.0, a.1, Ok(e), 1.0),
+            None => return Expect::Other,
+        },
+        (None, Some(b)) => match support_edge(va, n) {
+            Some(e) => (b.0, b.1, Ok(e), -1.0),
+            None => return Expect::Other,
+        },
+        _ => return Expect::Other,
+    };
+    let o = r_pts[0];
+    let (u, v) = basis(r_n);
+    let to2 = |p: DVec3| DVec2::new((p - o).dot(u), (p - o).dot(v));
+    let rpoly = hull2(r_pts.iter().map(|p| to2(*p)).collect());
+    match inc {
+        Err(ipts) => {
+            // Incident plane: height above the reference plane as an affine function.
+            let ipoly3 = ipts.clone();
+            let ipoly = hull2(ipoly3.iter().map(|p| to2(*p)).collect());
+            let mut region = rpoly.clone();
+            for i in 0..ipoly.len() {
+                let (a, b) = (ipoly[i], ipoly[(i + 1) % ipoly.len()]);
+                region = cut(&region, |x| (b - a).perp_dot(x - a));
+            }
+            // Height: fit the plane through the incident face (least squares is exact:
+            // the points are coplanar).
+            let (p0, p1, p2) = far_triangle(&ipoly3);
+            let h = |p: DVec3| (p - o).dot(r_n);
+            let (q0, q1, q2) = (to2(p0), to2(p1), to2(p2));
+            let det = (q1 - q0).perp_dot(q2 - q0);
+            let height = |x: DVec2| {
+                let l1 = (x - q0).perp_dot(q2 - q0) / det;
+                let l2 = (q1 - q0).perp_dot(x - q0) / det;
+                h(p0) + l1 * (h(p1) - h(p0)) + l2 * (h(p2) - h(p0))
+            };
+            // The manifold keeps the clipped polygon's vertices separated by at most
+            // the margin (it does not cut the polygon at the margin's level), so the
+            // oracle's region is the hull of the intersection's vertices that are.
+            let tol = 4.0 * EPS * va_vb_size;
+            let region = hull2(region.into_iter().filter(|x| height(*x) <= margin + tol).collect());
+            Expect::Region(r_n * sign, o, (u, v), region)
+        }
+        Ok((e0, e1)) => {
+            // Clip the edge (in 3D) by the reference polygon's side planes, then by the
+            // margin.
+            let (mut t0, mut t1) = (0.0f64, 1.0f64);
+            let inside = |x: DVec2, i: usize| {
+                let (a, b) = (rpoly[i], rpoly[(i + 1) % rpoly.len()]);
+                (b - a).perp_dot(x - a)
+            };
+            let h = |p: DVec3| (p - o).dot(r_n);
+            let mut fs: Vec<Box<dyn Fn(DVec3) -> f64>> = Vec::new();
+            for i in 0..rpoly.len() {
+                let to2 = to2;
+                fs.push(Box::new(move |p| inside(to2(p), i)));
+            }
+            let tol = 4.0 * EPS * va_vb_size;
+            fs.push(Box::new(move |p| margin + tol - h(p)));
+            for f in &fs {
+                let (a, b) = (f(e0), f(e1));
+                if a < 0.0 && b < 0.0 {
+                    return Expect::Other;
+                }
+                if a < 0.0 {
+                    t0 = t0.max(a / (a - b));
+                } else if b < 0.0 {
+                    t1 = t1.min(a / (a - b));
+                }
+            }
+            if t0 > t1 {
+                return Expect::Other;
+            }
+            Expect::Edge(r_n * sign, e0 + (e1 - e0) * t0, e0 + (e1 - e0) * t1)
+        }
+    }
+}
+
+/// Three points of a planar set spanning the largest triangle (for the plane through
+/// them).
+fn far_triangle(p: &[DVec3]) -> (DVec3, DVec3, DVec3) {
+    let mut best = (0.0, (p[0], p[0], p[0]));
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            for k in j + 1..p.len() {
+                let a = (p[j] - p[i]).cross(p[k] - p[i]).length();
+                if a > best.0 {
+                    best = (a, (p[i], p[j], p[k]));
+                }
+            }
+        }
+    }
+    best.1
+}
+
+/// An upper bound on how deep `p` lies inside the placed shape: the least support gap
+/// `h(d) − p·d` over `d = hint`, a spread of directions and (for polytopes) every face
+/// normal, then refined by a shrinking pattern search (0 for a point outside). For a
+/// point inside a convex set the least gap over all unit `d` is its depth exactly.
+fn depth_bound(s: &Placed, p: DVec3, hint: DVec3) -> f64 {
+    thread_local! {
+        static DIRS: Vec<DVec3> = fibonacci(200);
+    }
+    let gap = |d: DVec3| s.h(d) - p.dot(d);
+    let mut best = (gap(hint), hint);
+    let mut consider = |d: DVec3| {
+        let g = gap(d);
+        if g < best.0 {
+            best = (g, d);
+        }
+    };
+    DIRS.with(|ds| ds.iter().for_each(|d| consider(*d)));
+    if let Some(vs) = s.world_vertices() {
+        for (n, _) in hull_faces(&vs) {
+            consider(n);
+        }
+    }
+    let (mut g, mut n) = best;
+    let mut step = 0.05;
+    while step > 1e-12 && g > 0.0 {
+        let (u, v) = basis(n);
+        let mut improved = false;
+        for k in 0..8 {
+            let ang = k as f64 * std::f64::consts::FRAC_PI_4;
+            let m = (n + (u * ang.cos() + v * ang.sin()) * step).normalize();
+            let gm = gap(m);
+            if gm < g {
+                (g, n) = (gm, m);
+                improved = true;
+                break;
+            }
+        }
+        if !improved {
+            step *= 0.5;
+        }
+    }
+    g.max(0.0)
+}
+
+// ---------------------------------------------------------------------------------
+// Checks and statistics.
+// ---------------------------------------------------------------------------------
+
+#[derive(Default, Debug)]
+struct Stats {
+    cases: usize,
+    buckets: [usize; 5],
+    worst_identity: f64,
+    worst_surface: f64,
+    worst_area: f64,
+    area_checked: usize,
+    worst_edge: f64,
+    edge_checked: usize,
+    worst_depth: f64,
+    depth_checked: usize,
+    ids_checked: usize,
+}
+
+impl Stats {
+    fn new() -> Self {
+        Stats {
+            worst_area: f64::INFINITY,
+            worst_edge: f64::INFINITY,
+            ..Default::default()
+        }
+    }
+}
+
+/// Tolerances, relative to the scene's size.
+fn surface_tol() -> f64 {
+    if F64 {
+        1e-9
+    } else {
+        2e-4
+    }
+}
+
+/// Checks the invariants of `m` for A and B; `size` is the scene's size (length).
+fn check_invariants(
+    m: &Manifold,
+    a: &Placed,
+    b: &Placed,
+    margin: f64,
+    size: f64,
+    what: &str,
+    st: &mut Stats,
+) {
+    st.cases += 1;
+    st.buckets[m.len()] += 1;
+    assert!(m.len() <= 4);
+    if m.is_empty() {
+        return;
+    }
+    let n = d3(m.normal);
+    assert!((n.length() - 1.0).abs() < 1e3 * EPS, "{what}: normal {n}");
+    for p in m.points() {
+        let (pa, pb, d) = (d3(p.point_a), d3(p.point_b), p.distance as f64);
+        let id = (pb - pa - n * d).length() / size;
+        st.worst_identity = st.worst_identity.max(id);
+        assert!(id < 64.0 * EPS, "{what}: identity off by {id} (relative) in {m:?}");
+        assert!(
+            d <= margin + 64.0 * EPS * size,
+            "{what}: distance {d} above margin {margin}"
+        );
+        let ea = a.outside_distance(pa).max(depth_bound(a, pa, n)) / size;
+        let eb = b.outside_distance(pb).max(depth_bound(b, pb, -n)) / size;
+        st.worst_surface = st.worst_surface.max(ea.max(eb));
+        assert!(
+            ea < surface_tol() && eb < surface_tol(),
+            "{what}: off the surface by {ea} (A) / {eb} (B), relative; {m:?}"
+        );
+    }
+}
+
+/// The oracle comparison for a polytope pair.
+fn check_polytopes(
+    m: &Manifold,
+    a: &Placed,
+    b: &Placed,
+    margin: f64,
+    size: f64,
+    resting: bool,
+    what: &str,
+    st: &mut Stats,
+) {
+    let (va, vb) = (a.world_vertices().unwrap(), b.world_vertices().unwrap());
+    let (sd, n) = poly_oracle(&va, &vb);
+    if sd > margin + 1e3 * EPS * size {
+        assert!(m.is_empty(), "{what}: {sd} apart, margin {margin}: {m:?}");
+        return;
+    }
+    if sd < margin - 1e3 * EPS * size {
+        assert!(!m.is_empty(), "{what}: {sd} apart, margin {margin}, no points");
+    }
+    if m.is_empty() {
+        return;
+    }
+    if resting {
+        let deepest = m.points().iter().map(|p| p.distance as f64).fold(f64::MAX, f64::min);
+        let e = (deepest - sd).abs() / size;
+        st.worst_depth = st.worst_depth.max(e);
+        st.depth_checked += 1;
+        assert!(e < surface_tol(), "{what}: deepest {deepest}, SAT {sd}");
+    }
+    match oracle_region(&va, &vb, n, margin) {
+        Expect::Region(_, o, (u, v), region) => {
+            let best = best_quad_area(&region);
+            if best <= 1e-6 * size * size {
+                return;
+            }
+            let pts: Vec<DVec2> = m
+                .points()
+                .iter()
+                .map(|p| {
+                    let q = d3(p.point_a) - o;
+                    DVec2::new(q.dot(u), q.dot(v))
+                })
+                .collect();
+            let got = area2(&hull2(pts.clone()));
+            let ratio = got / best;
+            st.worst_area = st.worst_area.min(ratio);
+            st.area_checked += 1;
+            assert!(
+                ratio >= 0.9,
+                "{what}: area {got} of best quadrilateral {best} ({ratio}); region {region:?}; points {pts:?}; {m:?}"
+            );
+        }
+        Expect::Edge(_, e0, e1) => {
+            let want = (e1 - e0).length();
+            if want <= 1e-6 * size {
+                return;
+            }
+            let dir = (e1 - e0) / want;
+            let proj: Vec<f64> = m.points().iter().map(|p| d3(p.point_b).dot(dir)).collect();
+            let proj_a: Vec<f64> = m.points().iter().map(|p| d3(p.point_a).dot(dir)).collect();
+            let span = |x: &[f64]| {
+                x.iter().copied().fold(f64::MIN, f64::max) - x.iter().copied().fold(f64::MAX, f64::min)
+            };
+            let got = span(&proj).max(span(&proj_a));
+            let ratio = got / want;
+            st.worst_edge = st.worst_edge.min(ratio);
+            st.edge_checked += 1;
+            assert!(ratio >= 0.9, "{what}: edge span {got} of {want}; {m:?}");
+        }
+        Expect::Other => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Scenes.
+// ---------------------------------------------------------------------------------
+
+fn cuboid(h: DVec3) -> (Shape, OShape) {
+    let c = Cuboid::new(v3(h)).unwrap();
+    (
+        c.into(),
+        OShape::Points(c.vertices().iter().map(|v| d3(*v)).collect()),
+    )
+}
+
+fn rot(q: DQuat) -> Rotation {
+    Rotation::from_xyzw(q.x as Real, q.y as Real, q.z as Real, q.w as Real).normalize()
+}
+
+/// The pose `g * local` for a global pose `g` (rotation, translation, f64).
+fn place(g: (DQuat, DVec3), local: (DQuat, DVec3)) -> Pose {
+    let q = g.0 * local.0;
+    Pose::new(rot(q), v3(g.0 * local.1 + g.1))
+}
+
+fn random_global(rng: &mut Rng, size: f64) -> (DQuat, DVec3) {
+    let q = rng.rotation();
+    let q = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
+    (q, rng.dir() * size * rng.range(0.0, 3.0))
+}
+
+fn tilt(rng: &mut Rng, max_deg: f64) -> DQuat {
+    DQuat::from_axis_angle(rng.dir(), rng.range(0.0, max_deg).to_radians())
+}
+
+fn scale_of(rng: &mut Rng) -> f64 {
+    [1e-3, 1.0, 1e3, 0.37, 42.0][rng.below(5)]
+}
+
+/// How B sits on A (A's top face is +Y in A's frame).
+#[derive(Clone, Copy, Debug)]
+enum Rest {
+    /// Face down, with a yaw and a tilt (degrees).
+    Face { yaw: f64, tilt: f64 },
+    /// An edge down (rolled 45° about local X).
+    Edge,
+    /// A corner down.
+    Corner,
+}
+
+/// Box B resting on box A: `sep` is the intended separation (negative = penetration)
+/// along A's top normal, measured at B's lowest point.
+fn box_on_box(
+    rng: &mut Rng,
+    ha: DVec3,
+    hb: DVec3,
+    rest: Rest,
+    sep: f64,
+    reach: f64,
+    g: (DQuat, DVec3),
+) -> (Shape, Pose, OShape, Shape, Pose, OShape) {
+    let (sa, oa) = cuboid(ha);
+    let (sb, ob) = cuboid(hb);
+    let qb = match rest {
+        Rest::Face { yaw, tilt: t } => tilt(rng, t) * DQuat::from_rotation_y(yaw.to_radians()),
+        Rest::Edge => DQuat::from_rotation_y(rng.range(0.0, 6.3)) * DQuat::from_rotation_x(0.25 * std::f64::consts::PI),
+        Rest::Corner => {
+            // The corner (1,1,1) direction rotated onto -Y.
+            DQuat::from_rotation_y(rng.range(0.0, 6.3))
+                * DQuat::from_rotation_arc(DVec3::ONE.normalize(), DVec3::NEG_Y)
+        }
+    };
+    // B's lowest point along Y.
+    let low = match &ob {
+        OShape::Points(ps) => ps.iter().map(|p| (qb * *p).y).fold(f64::MAX, f64::min),
+        _ => unreachable!(),
+    };
+    let t = DVec3::new(
+        rng.range(-reach, reach) * ha.x,
+        ha.y - low + sep,
+        rng.range(-reach, reach) * ha.z,
+    );
+    let pa = place(g, (DQuat::IDENTITY, DVec3::ZERO));
+    let pb = place(g, (qb, t));
+    (sa, pa, oa, sb, pb, ob)
+}
+
+fn sep_and_margin(rng: &mut Rng, size: f64) -> (f64, f64) {
+    match rng.below(5) {
+        0 => (0.0, 0.0),
+        1 => (-rng.range(0.001, 0.05) * size, 0.0),
+        2 => {
+            let m = rng.range(0.01, 0.1) * size;
+            (m * rng.range(0.1, 0.9), m)
+        }
+        3 => (-rng.range(0.001, 0.05) * size, rng.range(0.0, 0.05) * size),
+        _ => {
+            let m = rng.range(0.0, 0.05) * size;
+            (m + rng.range(0.01, 0.2) * size, m)
+        }
+    }
+}
+
+#[test]
+fn boxes_resting_face_edge_and_corner_match_the_oracle() {
+    let mut rng = Rng::new(0x6d61_6e69_666f_6c64);
+    let mut st = Stats::new();
+    for case in 0..600 {
+        let size = scale_of(&mut rng);
+        let ha = DVec3::new(rng.range(0.5, 1.0), rng.range(0.3, 1.0), rng.range(0.5, 1.0)) * size;
+        let big = rng.below(4) == 0;
+        let ha = if big { ha * 8.0 } else { ha };
+        let hb = DVec3::new(rng.range(0.2, 0.6), rng.range(0.2, 0.6), rng.range(0.2, 0.6)) * size;
+        let rest = match case % 6 {
+            0 => Rest::Face { yaw: 0.0, tilt: 0.0 },
+            1 => Rest::Face { yaw: 45.0, tilt: 0.0 },
+            2 => Rest::Face { yaw: rng.range(0.0, 90.0), tilt: 0.0 },
+            3 => Rest::Face { yaw: rng.range(0.0, 90.0), tilt: 1.0 },
+            4 => Rest::Edge,
+            _ => Rest::Corner,
+        };
+        let (sep, margin) = sep_and_margin(&mut rng, size);
+        let g = random_global(&mut rng, size);
+        let (sa, pa, oa, sb, pb, ob) = box_on_box(&mut rng, ha, hb, rest, sep, 0.9, g);
+        let m = manifold(&sa, &pa, &sb, &pb, margin as Real);
+        let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
+        let what = format!("case {case} {rest:?} size {size} sep {sep} margin {margin}");
+        let scene = size * if big { 8.0 } else { 1.0 };
+        check_invariants(&m, &a, &b, margin, scene, &what, &mut st);
+        let resting = matches!(rest, Rest::Face { tilt, .. } if tilt == 0.0);
+        check_polytopes(&m, &a, &b, margin, scene, resting, &what, &mut st);
+    }
+    eprintln!("boxes: {st:?}");
+    assert!(st.buckets[4] >= 100 && st.buckets[2] >= 50 && st.buckets[1] >= 50, "{st:?}");
+    assert!(st.area_checked >= 100 && st.edge_checked >= 30, "{st:?}");
+}
