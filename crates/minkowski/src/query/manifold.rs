@@ -512,9 +512,18 @@ fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POIN
     let tiny = 64.0 * EPSILON * size.max(Real::MIN_POSITIVE);
     // On the reference plane (the separation along nr removed).
     let at = |i: usize| c[i].q - nr * c[i].s;
-    let mut i0 = 0;
+    let mut deepest = 0;
     for i in 1..c.len() {
-        if c[i].s < c[i0].s {
+        if c[i].s < c[deepest].s {
+            deepest = i;
+        }
+    }
+    // Points as deep up to rounding are equally deep (faces resting flat): of those, the
+    // smallest id, so that the choice does not flicker with the last bits.
+    let depth_tol = SEPARATION_REL_TOLERANCE * size;
+    let mut i0 = deepest;
+    for i in 0..c.len() {
+        if c[i].s <= c[deepest].s + depth_tol && c[i].id < c[i0].id {
             i0 = i;
         }
     }
@@ -573,9 +582,7 @@ fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POIN
     // The greedy choice can miss the best quadrilateral by over 10% (a pentagon cut from
     // a rotated square); a few rounds of swapping a kept point for a candidate that
     // enlarges the area close most of that gap. The deepest point stays, or gives way to
-    // one as deep up to rounding (faces resting flat have equal depths but for the last
-    // few bits, and the first of them is no better than the others).
-    let depth_tol = SEPARATION_REL_TOLERANCE * size;
+    // one as deep up to rounding.
     let area = |k: &[usize; 4]| quad_area([at(k[0]), at(k[1]), at(k[2]), at(k[3])], nr);
     let mut current = area(&keep);
     for _ in 0..3 {
@@ -583,7 +590,7 @@ fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POIN
         for slot in 0..4 {
             for i in 0..c.len() {
                 // The deepest may only give way to a point as deep, up to rounding.
-                if keep.contains(&i) || (slot == 0 && c[i].s > c[i0].s + depth_tol) {
+                if keep.contains(&i) || (slot == 0 && c[i].s > c[deepest].s + depth_tol) {
                     continue;
                 }
                 let mut trial = keep;
