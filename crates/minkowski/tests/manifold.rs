@@ -4,8 +4,7 @@
 //! * Every point of every manifold: `point_b − point_a = distance · normal`, unit normal,
 //!   at most 4 points, `distance ≤ margin` (plus rounding), `point_a` on A's surface and
 //!   `point_b` on B's (outside distance ≈ 0 by [`Placed::outside_distance`], and not deep
-//!   inside: the support gap along the manifold normal and 200 other directions bounds
-//!   the depth of a point inside from above).
+//!   inside: [`inside_depth`], exact per kind, ≈ 0).
 //! * Polytope face-on-face and edge-on-face contacts: the oracle enumerates each hull's
 //!   faces by brute force (planes through vertex triples with every vertex on one side),
 //!   picks the faces that face the exact SAT normal of [`poly_oracle`], projects the
@@ -28,7 +27,7 @@ mod common;
 use common::*;
 use glam::{DQuat, DVec2, DVec3};
 use minkowski::query::{manifold, Manifold};
-use minkowski::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Shape, Sphere};
+use minkowski::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, RoundedShape, Shape, Sphere};
 use minkowski::{Pose, Real, Rotation, Vector};
 
 const F64: bool = cfg!(feature = "f64");
@@ -294,48 +293,51 @@ fn far_triangle(p: &[DVec3]) -> (DVec3, DVec3, DVec3) {
     best.1
 }
 
-/// An upper bound on how deep `p` lies inside the placed shape: the least support gap
-/// `h(d) − p·d` over `d = hint`, a spread of directions and (for polytopes) every face
-/// normal, then refined by a shrinking pattern search (0 for a point outside). For a
-/// point inside a convex set the least gap over all unit `d` is its depth exactly.
-fn depth_bound(s: &Placed, p: DVec3, hint: DVec3) -> f64 {
-    thread_local! {
-        static DIRS: Vec<DVec3> = fibonacci(200);
-    }
-    let gap = |d: DVec3| s.h(d) - p.dot(d);
-    let mut best = (gap(hint), hint);
-    let mut consider = |d: DVec3| {
-        let g = gap(d);
-        if g < best.0 {
-            best = (g, d);
+/// How deep the local point `p` lies inside the shape (0 outside): exact for every
+/// kind but the ellipsoid, which gets the first-order level-set estimate (exact on the
+/// surface, which is where it is used).
+fn inside_depth(s: &OShape, p: DVec3) -> f64 {
+    let d = match s {
+        OShape::Ball(r) => r - p.length(),
+        OShape::Capsule(h, r) => r - (p - DVec3::new(0.0, p.y.clamp(-h, *h), 0.0)).length(),
+        OShape::Cylinder(h, r) => (r - p.x.hypot(p.z)).min(h - p.y.abs()),
+        OShape::Cone(h, r) => {
+            // In the (radial, y) half plane: above the base, inside the slanted side.
+            let rho = p.x.hypot(p.z);
+            let side = DVec2::new(2.0 * h, *r).normalize();
+            let to_side = (DVec2::new(0.0, *h) - DVec2::new(rho, p.y)).dot(side);
+            (p.y + h).min(to_side)
         }
-    };
-    DIRS.with(|ds| ds.iter().for_each(|d| consider(*d)));
-    if let Some(vs) = s.world_vertices() {
-        for (n, _) in hull_faces(&vs) {
-            consider(n);
-        }
-    }
-    let (mut g, mut n) = best;
-    let mut step = 0.05;
-    while step > 1e-12 && g > 0.0 {
-        let (u, v) = basis(n);
-        let mut improved = false;
-        for k in 0..8 {
-            let ang = k as f64 * std::f64::consts::FRAC_PI_4;
-            let m = (n + (u * ang.cos() + v * ang.sin()) * step).normalize();
-            let gm = gap(m);
-            if gm < g {
-                (g, n) = (gm, m);
-                improved = true;
-                break;
+        OShape::Ellipsoid(radii) => {
+            let s2 = (p / *radii).length_squared();
+            let g = (p / (*radii * *radii)).length();
+            if g > 0.0 {
+                (1.0 - s2) / (2.0 * g)
+            } else {
+                radii.min_element()
             }
         }
-        if !improved {
-            step *= 0.5;
+        OShape::Points(ps) => hull_faces(ps)
+            .iter()
+            .map(|(n, f)| n.dot(f[0]) - n.dot(p))
+            .fold(f64::INFINITY, f64::min)
+            .min(if hull_faces(ps).len() < 4 { 0.0 } else { f64::INFINITY }),
+        OShape::Rounded(inner, r) => {
+            let out = inner.outside_distance(p);
+            if out > 0.0 {
+                r - out
+            } else {
+                r + inside_depth(inner, p)
+            }
         }
-    }
-    g.max(0.0)
+    };
+    d.max(0.0)
+}
+
+/// The distance of a world point from the placed shape's surface (outside or inside).
+fn surface_error(s: &Placed, p: DVec3) -> f64 {
+    let local = s.rot.inverse() * (p - s.pos);
+    s.outside_distance(p).max(inside_depth(&s.shape, local))
 }
 
 // ---------------------------------------------------------------------------------
@@ -403,8 +405,8 @@ fn check_invariants(
             d <= margin + 64.0 * EPS * size,
             "{what}: distance {d} above margin {margin}"
         );
-        let ea = a.outside_distance(pa).max(depth_bound(a, pa, n)) / size;
-        let eb = b.outside_distance(pb).max(depth_bound(b, pb, -n)) / size;
+        let ea = surface_error(a, pa) / size;
+        let eb = surface_error(b, pb) / size;
         st.worst_surface = st.worst_surface.max(ea.max(eb));
         assert!(
             ea < surface_tol() && eb < surface_tol(),
@@ -514,6 +516,17 @@ fn random_global(rng: &mut Rng, size: f64) -> (DQuat, DVec3) {
     let q = rng.rotation();
     let q = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
     (q, rng.dir() * size * rng.range(0.0, 3.0))
+}
+
+trait RotD {
+    fn rotation_d(&mut self) -> DQuat;
+}
+
+impl RotD for Rng {
+    fn rotation_d(&mut self) -> DQuat {
+        let q = self.rotation();
+        DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize()
+    }
 }
 
 fn tilt(rng: &mut Rng, max_deg: f64) -> DQuat {
@@ -746,4 +759,208 @@ fn random_polytope_pairs_match_the_oracle() {
     }
     eprintln!("random polytopes: {st:?}");
     assert!(st.buckets[1] >= 100, "{st:?}");
+}
+
+/// Curved and rounded shapes resting on a large box: capsules and cylinders lying down
+/// (2 points spanning their length), cylinders and cones standing on their flat ends and
+/// rounded boxes face down (4 points covering 90% of the best quadrilateral of the flat
+/// end: the inscribed square `2r²` of a disc, the core rectangle of a rounded box),
+/// spheres and ellipsoids (1 point); untilted, or tilted by 0.5° (invariants only).
+#[test]
+fn curved_shapes_resting_on_boxes() {
+    let mut rng = Rng::new(0xc0ffee);
+    let mut st = Stats::new();
+    let kinds = ["capsule_lying", "cylinder_lying", "cylinder_standing", "cone_standing", "rounded_box", "sphere", "ellipsoid"];
+    for case in 0..700 {
+        let kind = kinds[case % kinds.len()];
+        let size = scale_of(&mut rng);
+        let (h, r) = (rng.range(0.3, 1.0) * size, rng.range(0.2, 0.6) * size);
+        let yaw = DQuat::from_rotation_y(rng.range(0.0, 6.3));
+        let lying = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2);
+        let hb = DVec3::new(rng.range(0.2, 0.6), rng.range(0.2, 0.6), rng.range(0.2, 0.6)) * size;
+        let rad = rng.range(0.02, 0.2) * size;
+        // (shape, oracle, rotation, expected points when untilted and in contact, the
+        // expected span (2 points) or best area (4 points))
+        let (sb, ob, q, want, extent): (Shape, OShape, DQuat, usize, f64) = match kind {
+            "capsule_lying" => (
+                Capsule::new(h as Real, r as Real).unwrap().into(),
+                OShape::Capsule(h as Real as f64, r as Real as f64),
+                yaw * lying,
+                2,
+                2.0 * h,
+            ),
+            "cylinder_lying" => (
+                Cylinder::new(h as Real, r as Real).unwrap().into(),
+                OShape::Cylinder(h as Real as f64, r as Real as f64),
+                yaw * lying,
+                2,
+                2.0 * h,
+            ),
+            "cylinder_standing" => (
+                Cylinder::new(h as Real, r as Real).unwrap().into(),
+                OShape::Cylinder(h as Real as f64, r as Real as f64),
+                yaw,
+                4,
+                2.0 * r * r,
+            ),
+            "cone_standing" => (
+                Cone::new(h as Real, r as Real).unwrap().into(),
+                OShape::Cone(h as Real as f64, r as Real as f64),
+                yaw,
+                4,
+                2.0 * r * r,
+            ),
+            "rounded_box" => {
+                let (c, oc) = cuboid(hb);
+                (
+                    RoundedShape::new(c, rad as Real).unwrap().into(),
+                    OShape::Rounded(Box::new(oc), rad as Real as f64),
+                    yaw,
+                    4,
+                    4.0 * hb.x * hb.z,
+                )
+            }
+            "sphere" => (
+                Sphere::new(r as Real).unwrap().into(),
+                OShape::Ball(r as Real as f64),
+                yaw,
+                1,
+                0.0,
+            ),
+            _ => {
+                let radii = DVec3::new(r, h, r * 0.7);
+                (
+                    Ellipsoid::new(v3(radii)).unwrap().into(),
+                    OShape::Ellipsoid(d3(v3(radii))),
+                    rng.rotation_d(),
+                    1,
+                    0.0,
+                )
+            }
+        };
+        let tilted = case % 3 == 2;
+        let q = if tilted { tilt(&mut rng, 0.5) * q } else { q };
+        let ha = DVec3::new(rng.range(2.0, 4.0), rng.range(0.3, 1.0), rng.range(2.0, 4.0)) * size;
+        let (sep, margin) = sep_and_margin(&mut rng, size);
+        let g = random_global(&mut rng, size);
+        let (pa, oa, pb, ob) = rest_on(&mut rng, ha, &ob, q, sep, 0.3, g);
+        let sa = cuboid(ha).0;
+        let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
+        let what = format!("case {case} {kind} tilted {tilted} size {size} sep {sep} margin {margin}");
+        let scene = size * 4.0;
+        for swap in [false, true] {
+            let m = if swap {
+                manifold(&sb, &pb, &sa, &pa, margin as Real)
+            } else {
+                manifold(&sa, &pa, &sb, &pb, margin as Real)
+            };
+            if swap {
+                check_invariants(&m, &b, &a, margin, scene, &what, &mut st);
+            } else {
+                check_invariants(&m, &a, &b, margin, scene, &what, &mut st);
+            }
+            if sep > margin + 1e-3 * size {
+                assert!(m.is_empty(), "{what}: {m:?}");
+                continue;
+            }
+            if sep > margin - 1e-3 * size || tilted {
+                continue;
+            }
+            assert_eq!(m.len(), want, "{what} swap {swap}: {m:?}");
+            let pts: Vec<DVec3> = m.points().iter().map(|p| d3(p.point_a)).collect();
+            if want == 2 {
+                let span = (pts[1] - pts[0]).length();
+                let ratio = span / extent;
+                st.worst_edge = st.worst_edge.min(ratio);
+                st.edge_checked += 1;
+                assert!(ratio >= 0.9 && ratio <= 1.0 + 1e-3, "{what}: span {span} of {extent}");
+            }
+            if want == 4 {
+                let (u, v) = basis(d3(m.normal));
+                let p2: Vec<DVec2> = pts.iter().map(|p| DVec2::new(p.dot(u), p.dot(v))).collect();
+                let ratio = area2(&hull2(p2)) / extent;
+                st.worst_area = st.worst_area.min(ratio);
+                st.area_checked += 1;
+                assert!(ratio >= 0.9 && ratio <= 1.0 + 1e-3, "{what}: area ratio {ratio}");
+            }
+        }
+    }
+    eprintln!("curved on boxes: {st:?}");
+    assert!(st.buckets[1] >= 100 && st.buckets[2] >= 100 && st.buckets[4] >= 100, "{st:?}");
+}
+
+/// Moves B along `dir` until the library's signed distance is about `target` (the
+/// contact query places the shapes; the manifold is what is under test).
+fn place_at(a: &Shape, pa: &Pose, b: &Shape, pb: &mut Pose, dir: DVec3, target: f64) {
+    for _ in 0..12 {
+        let c = minkowski::query::contact(a, pa, b, pb);
+        let slope = (d3(c.normal).dot(dir)).max(0.2);
+        pb.translation -= v3(dir * ((c.distance as f64 - target) / slope));
+    }
+}
+
+/// Random pairs of every kind (curved, rounded, polytopes) near contact: the invariants.
+#[test]
+fn random_pairs_of_every_kind_keep_the_invariants() {
+    let mut rng = Rng::new(0xa11);
+    let mut st = Stats::new();
+    for case in 0..600 {
+        let size = scale_of(&mut rng);
+        let ka = ALL_KINDS[rng.below(ALL_KINDS.len())];
+        let kb = ALL_KINDS[rng.below(ALL_KINDS.len())];
+        let (sa, oa) = random_shape(&mut rng, ka, size);
+        let (sb, ob) = random_shape(&mut rng, kb, size);
+        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size));
+        let dir = rng.dir();
+        let mut pb = Pose::new(rng.rotation(), pa.translation + v3(dir * 3.0 * size));
+        let (sep, margin) = sep_and_margin(&mut rng, size);
+        place_at(&sa, &pa, &sb, &mut pb, dir, sep);
+        let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
+        let m = manifold(&sa, &pa, &sb, &pb, margin as Real);
+        let what = format!("case {case} {ka}/{kb} size {size} sep {sep} margin {margin}");
+        check_invariants(&m, &a, &b, margin, size * 4.0, &what, &mut st);
+    }
+    eprintln!("every kind: {st:?}");
+    assert!(st.buckets[1] >= 100, "{st:?}");
+}
+
+/// Two capsules side by side, parallel: two points along the shared length.
+#[test]
+fn parallel_capsules_give_two_points() {
+    let mut rng = Rng::new(0xca95);
+    let mut st = Stats::new();
+    for case in 0..200 {
+        let size = scale_of(&mut rng);
+        let (h, r) = (rng.range(0.3, 1.0) * size, rng.range(0.1, 0.4) * size);
+        let (h2, r2) = (rng.range(0.3, 1.0) * size, rng.range(0.1, 0.4) * size);
+        let (sa, sb): (Shape, Shape) = (
+            Capsule::new(h as Real, r as Real).unwrap().into(),
+            Capsule::new(h2 as Real, r2 as Real).unwrap().into(),
+        );
+        let (oa, ob) = (
+            OShape::Capsule(h as Real as f64, r as Real as f64),
+            OShape::Capsule(h2 as Real as f64, r2 as Real as f64),
+        );
+        let g = random_global(&mut rng, size);
+        let side = DQuat::from_rotation_y(rng.range(0.0, 6.3)) * DVec3::X;
+        let (sep, margin) = sep_and_margin(&mut rng, size);
+        let shift = rng.range(-0.5, 0.5) * h;
+        let pa = place(g, (DQuat::IDENTITY, DVec3::ZERO));
+        let pb = place(g, (DQuat::IDENTITY, side * (r + r2 + sep) + DVec3::Y * shift));
+        let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
+        let m = manifold(&sa, &pa, &sb, &pb, margin as Real);
+        let what = format!("case {case} size {size} sep {sep} margin {margin}");
+        check_invariants(&m, &a, &b, margin, size * 4.0, &what, &mut st);
+        if sep < margin - 1e-3 * size {
+            assert_eq!(m.len(), 2, "{what}: {m:?}");
+            // The overlap of the two axes' extents.
+            let want = (h.min(shift + h2) - (-h).max(shift - h2)).max(0.0);
+            let span = (d3(m.points()[1].point_a) - d3(m.points()[0].point_a)).length();
+            let ratio = span / want;
+            st.worst_edge = st.worst_edge.min(ratio);
+            st.edge_checked += 1;
+            assert!((ratio - 1.0).abs() < 1e-3, "{what}: span {span} of {want}");
+        }
+    }
+    eprintln!("parallel capsules: {st:?}");
 }

@@ -364,9 +364,14 @@ pub(crate) fn from_contact(
     let fb = support_feature(b, pose_b, -n);
     let single = || {
         let mut m = Manifold::empty(n, c.status);
+        // The contact's witnesses, re-centred so that `point_b − point_a = distance · n`
+        // holds to rounding (iterative witnesses meet it only to the solver's tolerance;
+        // each point moves by half that error).
+        let mid = (c.point_a + c.point_b) * 0.5;
+        let half = n * (c.distance * 0.5);
         m.push(ManifoldPoint {
-            point_a: c.point_a,
-            point_b: c.point_b,
+            point_a: mid - half,
+            point_b: mid + half,
             distance: c.distance,
             feature: 0xff00_0000 | (fa.id & 0xfff) << 12 | (fb.id & 0xfff),
         });
