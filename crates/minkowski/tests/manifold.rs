@@ -964,3 +964,66 @@ fn parallel_capsules_give_two_points() {
     }
     eprintln!("parallel capsules: {st:?}");
 }
+
+/// A compound (a table: a top and two legs) resting on a large box: the manifold of the
+/// part pair with the smallest signed distance, which is a leg, with four points.
+#[test]
+fn compound_table_rests_on_its_deeper_leg() {
+    use minkowski::query::compound::Collider;
+    use minkowski::query::manifold::manifold_compound;
+    use minkowski::query::QueryOptions;
+    use minkowski::shape::Compound;
+    let mut rng = Rng::new(0x7ab1e);
+    let mut st = Stats::new();
+    for case in 0..100 {
+        let size = scale_of(&mut rng);
+        let top = DVec3::new(1.0, 0.1, 0.5) * size;
+        let leg = DVec3::new(0.1, 0.4, 0.1) * size;
+        let legs = [DVec3::new(-0.8, -0.5, 0.0) * size, DVec3::new(0.8, -0.5, 0.0) * size];
+        // One leg a little shorter: the other one is the deepest.
+        let deep = rng.below(2);
+        let short = leg - DVec3::Y * 0.01 * size;
+        let mut parts = vec![(Pose::IDENTITY, cuboid(top).0)];
+        for (i, at) in legs.iter().enumerate() {
+            let (h, c) = if i == deep { (leg, *at) } else { (short, *at + DVec3::Y * 0.01 * size) };
+            parts.push((Pose::from_translation(v3(c)), cuboid(h).0));
+        }
+        let table = Collider::from(Compound::new(parts).unwrap());
+        let ha = DVec3::new(3.0, 0.5, 3.0) * size;
+        let floor = Collider::from(cuboid(ha).0);
+        let sep = -rng.range(0.001, 0.005) * size;
+        let g = random_global(&mut rng, size);
+        // The legs' feet at y = -0.9 size in the table's frame.
+        let pf = place(g, (DQuat::IDENTITY, DVec3::ZERO));
+        let pt = place(g, (DQuat::from_rotation_y(rng.range(0.0, 6.3)), DVec3::Y * (ha.y + 0.9 * size + sep)));
+        let r = manifold_compound(&floor, &pf, &table, &pt, 0.0, &QueryOptions::default());
+        let what = format!("case {case} size {size}");
+        assert_eq!(r.part_a, None, "{what}");
+        assert_eq!(r.part_b, Some(1 + deep as u32), "{what}: {r:?}");
+        let m = r.answer;
+        assert_eq!(m.len(), 4, "{what}: {m:?}");
+        let part = &table_parts(&table)[1 + deep];
+        let pose_leg = pt.mul(&part.0);
+        let (a, b) = (
+            Placed::new(cuboid(ha).1, &pf),
+            Placed::new(
+                OShape::Points(match &part.1 {
+                    Shape::Cuboid(c) => c.vertices().iter().map(|v| d3(*v)).collect(),
+                    _ => unreachable!(),
+                }),
+                &pose_leg,
+            ),
+        );
+        check_invariants(&m, &a, &b, 0.0, size * 4.0, &what, &mut st);
+        let deepest = m.points().iter().map(|p| p.distance as f64).fold(f64::MAX, f64::min);
+        assert!((deepest - sep).abs() < 1e3 * EPS * size * 4.0, "{what}: {deepest} vs {sep}");
+    }
+    eprintln!("compound: {st:?}");
+}
+
+fn table_parts(c: &minkowski::query::compound::Collider) -> Vec<(Pose, Shape)> {
+    match c {
+        minkowski::query::compound::Collider::Compound(k) => k.parts().to_vec(),
+        _ => unreachable!(),
+    }
+}
