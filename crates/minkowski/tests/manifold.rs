@@ -32,7 +32,11 @@ use minkowski::{Pose, Real, Rotation, Vector};
 
 const F64: bool = cfg!(feature = "f64");
 /// Precision of the library's arithmetic, relative to the scene's size.
-const EPS: f64 = if F64 { f64::EPSILON } else { f32::EPSILON as f64 };
+const EPS: f64 = if F64 {
+    f64::EPSILON
+} else {
+    f32::EPSILON as f64
+};
 
 // ---------------------------------------------------------------------------------
 // Oracle geometry (f64).
@@ -154,16 +158,20 @@ fn best_quad_area(p: &[DVec2]) -> f64 {
 enum Expect {
     /// Face on face: the plane normal of the reference face (from A towards B), an
     /// in-plane basis, and the region polygon (2D in that basis).
-    Region(DVec3, DVec3, (DVec3, DVec3), Vec<DVec2>),
+    Region(DVec3, (DVec3, DVec3), Vec<DVec2>),
     /// Edge on face: the clipped edge's end points (on the reference plane).
-    Edge(DVec3, DVec3, DVec3),
+    Edge(DVec3, DVec3),
     /// Anything else.
     Other,
 }
 
 /// The oracle's touching region for a polytope pair with SAT normal `n` (A → B).
 fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
-    let va_vb_size = va.iter().chain(vb).map(|p| p.abs().max_element()).fold(0.0, f64::max);
+    let va_vb_size = va
+        .iter()
+        .chain(vb)
+        .map(|p| p.abs().max_element())
+        .fold(0.0, f64::max);
     let cos_tol = 1.0 - 1e-3;
     let best_face = |vs: &[DVec3], d: DVec3| {
         hull_faces(vs)
@@ -183,23 +191,24 @@ fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
         s.sort_by(|x, y| y.dot(d).total_cmp(&x.dot(d)));
         let e = s[1] - s[0];
         let size = vs.iter().map(|p| (*p - vs[0]).length()).fold(0.0, f64::max);
-        (e.length() > 1e-9 * size && (e.normalize().dot(d)).abs() <= sin_tol).then_some((s[0], s[1]))
+        (e.length() > 1e-9 * size && (e.normalize().dot(d)).abs() <= sin_tol)
+            .then_some((s[0], s[1]))
     };
     // Reference face (ref normal r pointing out of its shape), incident polygon or edge.
-    let (r_n, r_pts, inc, sign) = match (fa, fb) {
+    let (r_n, r_pts, inc) = match (fa, fb) {
         (Some(a), Some(b)) => {
             if -b.0.dot(n) > a.0.dot(n) + 1e-5 {
-                (b.0, b.1, Err(a.1), -1.0)
+                (b.0, b.1, Err(a.1))
             } else {
-                (a.0, a.1, Err(b.1), 1.0)
+                (a.0, a.1, Err(b.1))
             }
         }
         (Some(a), None) => match support_edge(vb, -n) {
-            Some(e) => (a.0, a.1, Ok(e), 1.0),
+            Some(e) => (a.0, a.1, Ok(e)),
             None => return Expect::Other,
         },
         (None, Some(b)) => match support_edge(va, n) {
-            Some(e) => (b.0, b.1, Ok(e), -1.0),
+            Some(e) => (b.0, b.1, Ok(e)),
             None => return Expect::Other,
         },
         _ => return Expect::Other,
@@ -233,8 +242,13 @@ fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
             // the margin (it does not cut the polygon at the margin's level), so the
             // oracle's region is the hull of the intersection's vertices that are.
             let tol = 4.0 * EPS * va_vb_size;
-            let region = hull2(region.into_iter().filter(|x| height(*x) <= margin + tol).collect());
-            Expect::Region(r_n * sign, o, (u, v), region)
+            let region = hull2(
+                region
+                    .into_iter()
+                    .filter(|x| height(*x) <= margin + tol)
+                    .collect(),
+            );
+            Expect::Region(o, (u, v), region)
         }
         Ok((e0, e1)) => {
             // Clip the edge (in 3D) by the reference polygon's side planes, then by the
@@ -247,7 +261,6 @@ fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
             let h = |p: DVec3| (p - o).dot(r_n);
             let mut fs: Vec<Box<dyn Fn(DVec3) -> f64>> = Vec::new();
             for i in 0..rpoly.len() {
-                let to2 = to2;
                 fs.push(Box::new(move |p| inside(to2(p), i)));
             }
 
@@ -269,7 +282,7 @@ fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
             let tol = 4.0 * EPS * va_vb_size;
             let (p0, p1) = (e0 + (e1 - e0) * t0, e0 + (e1 - e0) * t1);
             match (h(p0) <= margin + tol, h(p1) <= margin + tol) {
-                (true, true) => Expect::Edge(r_n * sign, p0, p1),
+                (true, true) => Expect::Edge(p0, p1),
                 _ => Expect::Other,
             }
         }
@@ -321,7 +334,11 @@ fn inside_depth(s: &OShape, p: DVec3) -> f64 {
             .iter()
             .map(|(n, f)| n.dot(f[0]) - n.dot(p))
             .fold(f64::INFINITY, f64::min)
-            .min(if hull_faces(ps).len() < 4 { 0.0 } else { f64::INFINITY }),
+            .min(if hull_faces(ps).len() < 4 {
+                0.0
+            } else {
+                f64::INFINITY
+            }),
         OShape::Rounded(inner, r) => {
             let out = inner.outside_distance(p);
             if out > 0.0 {
@@ -400,7 +417,10 @@ fn check_invariants(
         let (pa, pb, d) = (d3(p.point_a), d3(p.point_b), p.distance as f64);
         let id = (pb - pa - n * d).length() / size;
         st.worst_identity = st.worst_identity.max(id);
-        assert!(id < 64.0 * EPS, "{what}: identity off by {id} (relative) in {m:?}");
+        assert!(
+            id < 64.0 * EPS,
+            "{what}: identity off by {id} (relative) in {m:?}"
+        );
         assert!(
             d <= margin + 64.0 * EPS * size,
             "{what}: distance {d} above margin {margin}"
@@ -416,6 +436,7 @@ fn check_invariants(
 }
 
 /// The oracle comparison for a polytope pair.
+#[allow(clippy::too_many_arguments)] // the scene's parts, named at each call
 fn check_polytopes(
     m: &Manifold,
     a: &Placed,
@@ -433,20 +454,27 @@ fn check_polytopes(
         return;
     }
     if sd < margin - 1e3 * EPS * size {
-        assert!(!m.is_empty(), "{what}: {sd} apart, margin {margin}, no points");
+        assert!(
+            !m.is_empty(),
+            "{what}: {sd} apart, margin {margin}, no points"
+        );
     }
     if m.is_empty() {
         return;
     }
     if resting {
-        let deepest = m.points().iter().map(|p| p.distance as f64).fold(f64::MAX, f64::min);
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| p.distance as f64)
+            .fold(f64::MAX, f64::min);
         let e = (deepest - sd).abs() / size;
         st.worst_depth = st.worst_depth.max(e);
         st.depth_checked += 1;
         assert!(e < surface_tol(), "{what}: deepest {deepest}, SAT {sd}");
     }
     match oracle_region(&va, &vb, n, margin) {
-        Expect::Region(_, o, (u, v), region) => {
+        Expect::Region(o, (u, v), region) => {
             let best = best_quad_area(&region);
             if best <= 1e3 * EPS * size * size {
                 return;
@@ -468,7 +496,7 @@ fn check_polytopes(
                 "{what}: area {got} of best quadrilateral {best} ({ratio}); region {region:?}; points {pts:?}; {m:?}"
             );
         }
-        Expect::Edge(_, e0, e1) => {
+        Expect::Edge(e0, e1) => {
             let want = (e1 - e0).length();
             // Slivers below the precision's resolution say nothing.
             if want <= 1e3 * EPS * size {
@@ -478,7 +506,8 @@ fn check_polytopes(
             let proj: Vec<f64> = m.points().iter().map(|p| d3(p.point_b).dot(dir)).collect();
             let proj_a: Vec<f64> = m.points().iter().map(|p| d3(p.point_a).dot(dir)).collect();
             let span = |x: &[f64]| {
-                x.iter().copied().fold(f64::MIN, f64::max) - x.iter().copied().fold(f64::MAX, f64::min)
+                x.iter().copied().fold(f64::MIN, f64::max)
+                    - x.iter().copied().fold(f64::MAX, f64::min)
             };
             let got = span(&proj).max(span(&proj_a));
             let ratio = got / want;
@@ -563,7 +592,10 @@ fn box_on_box(
     let (sb, ob) = cuboid(hb);
     let qb = match rest {
         Rest::Face { yaw, tilt: t } => tilt(rng, t) * DQuat::from_rotation_y(yaw.to_radians()),
-        Rest::Edge => DQuat::from_rotation_y(rng.range(0.0, 6.3)) * DQuat::from_rotation_x(0.25 * std::f64::consts::PI),
+        Rest::Edge => {
+            DQuat::from_rotation_y(rng.range(0.0, 6.3))
+                * DQuat::from_rotation_x(0.25 * std::f64::consts::PI)
+        }
         Rest::Corner => {
             // The corner (1,1,1) direction rotated onto -Y.
             DQuat::from_rotation_y(rng.range(0.0, 6.3))
@@ -619,15 +651,35 @@ fn boxes_resting_face_edge_and_corner_match_the_oracle() {
     let mut st = Stats::new();
     for case in 0..600 {
         let size = scale_of(&mut rng);
-        let ha = DVec3::new(rng.range(0.5, 1.0), rng.range(0.3, 1.0), rng.range(0.5, 1.0)) * size;
+        let ha = DVec3::new(
+            rng.range(0.5, 1.0),
+            rng.range(0.3, 1.0),
+            rng.range(0.5, 1.0),
+        ) * size;
         let big = rng.below(4) == 0;
         let ha = if big { ha * 8.0 } else { ha };
-        let hb = DVec3::new(rng.range(0.2, 0.6), rng.range(0.2, 0.6), rng.range(0.2, 0.6)) * size;
+        let hb = DVec3::new(
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+        ) * size;
         let rest = match case % 6 {
-            0 => Rest::Face { yaw: 0.0, tilt: 0.0 },
-            1 => Rest::Face { yaw: 45.0, tilt: 0.0 },
-            2 => Rest::Face { yaw: rng.range(0.0, 90.0), tilt: 0.0 },
-            3 => Rest::Face { yaw: rng.range(0.0, 90.0), tilt: 1.0 },
+            0 => Rest::Face {
+                yaw: 0.0,
+                tilt: 0.0,
+            },
+            1 => Rest::Face {
+                yaw: 45.0,
+                tilt: 0.0,
+            },
+            2 => Rest::Face {
+                yaw: rng.range(0.0, 90.0),
+                tilt: 0.0,
+            },
+            3 => Rest::Face {
+                yaw: rng.range(0.0, 90.0),
+                tilt: 1.0,
+            },
             4 => Rest::Edge,
             _ => Rest::Corner,
         };
@@ -643,7 +695,10 @@ fn boxes_resting_face_edge_and_corner_match_the_oracle() {
         check_polytopes(&m, &a, &b, margin, scene, resting, &what, &mut st);
     }
     eprintln!("boxes: {st:?}");
-    assert!(st.buckets[4] >= 100 && st.buckets[2] >= 50 && st.buckets[1] >= 50, "{st:?}");
+    assert!(
+        st.buckets[4] >= 100 && st.buckets[2] >= 50 && st.buckets[1] >= 50,
+        "{st:?}"
+    );
     assert!(st.area_checked >= 100 && st.edge_checked >= 30, "{st:?}");
 }
 
@@ -653,16 +708,39 @@ fn feature_ids_survive_a_tiny_motion_of_resting_boxes() {
     let mut st = Stats::new();
     for case in 0..300 {
         let size = scale_of(&mut rng);
-        let ha = DVec3::new(rng.range(0.5, 1.0), rng.range(0.3, 1.0), rng.range(0.5, 1.0)) * size;
-        let hb = DVec3::new(rng.range(0.2, 0.6), rng.range(0.2, 0.6), rng.range(0.2, 0.6)) * size;
+        let ha = DVec3::new(
+            rng.range(0.5, 1.0),
+            rng.range(0.3, 1.0),
+            rng.range(0.5, 1.0),
+        ) * size;
+        let hb = DVec3::new(
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+        ) * size;
         // Half of them on a large box (all four corners inside its face), half hanging
         // over an edge (clipped points).
-        let (ha, reach) = if case % 2 == 0 { (ha * 8.0, 0.5) } else { (ha, 1.0) };
-        let yaw = if case % 3 == 0 { 45.0 } else { rng.range(0.0, 90.0) };
+        let (ha, reach) = if case % 2 == 0 {
+            (ha * 8.0, 0.5)
+        } else {
+            (ha, 1.0)
+        };
+        let yaw = if case % 3 == 0 {
+            45.0
+        } else {
+            rng.range(0.0, 90.0)
+        };
         let sep = -rng.range(0.001, 0.02) * size;
         let g = random_global(&mut rng, size);
-        let (sa, pa, _, sb, pb, _) =
-            box_on_box(&mut rng, ha, hb, Rest::Face { yaw, tilt: 0.0 }, sep, reach, g);
+        let (sa, pa, _, sb, pb, _) = box_on_box(
+            &mut rng,
+            ha,
+            hb,
+            Rest::Face { yaw, tilt: 0.0 },
+            sep,
+            reach,
+            g,
+        );
         let m0 = manifold(&sa, &pa, &sb, &pb, 0.0);
         let step = v3(rng.dir() * 1e-4 * size);
         let pb1 = Pose::new(pb.rotation, pb.translation + step);
@@ -698,7 +776,11 @@ fn hulls_and_pyramids_resting_on_boxes_match_the_oracle() {
         let qb = tilt(&mut rng, t)
             * DQuat::from_rotation_y(rng.range(0.0, 6.3))
             * DQuat::from_rotation_arc(*fn_, DVec3::NEG_Y);
-        let ha = DVec3::new(rng.range(1.0, 3.0), rng.range(0.3, 1.0), rng.range(1.0, 3.0)) * size;
+        let ha = DVec3::new(
+            rng.range(1.0, 3.0),
+            rng.range(0.3, 1.0),
+            rng.range(1.0, 3.0),
+        ) * size;
         let (sep, margin) = sep_and_margin(&mut rng, size);
         let g = random_global(&mut rng, size);
         let (pa, oa, pb, ob) = rest_on(&mut rng, ha, &ob, qb, sep, 0.8, g);
@@ -715,7 +797,10 @@ fn hulls_and_pyramids_resting_on_boxes_match_the_oracle() {
         check_polytopes(&m, &b, &a, margin, scene, t == 0.0, &what, &mut st);
     }
     eprintln!("hulls: {st:?}");
-    assert!(st.buckets[3] + st.buckets[4] >= 100 && st.area_checked >= 100, "{st:?}");
+    assert!(
+        st.buckets[3] + st.buckets[4] >= 100 && st.area_checked >= 100,
+        "{st:?}"
+    );
 }
 
 /// Moves B along `dir` so that the oracle's signed distance is about `target`.
@@ -770,14 +855,26 @@ fn random_polytope_pairs_match_the_oracle() {
 fn curved_shapes_resting_on_boxes() {
     let mut rng = Rng::new(0xc0ffee);
     let mut st = Stats::new();
-    let kinds = ["capsule_lying", "cylinder_lying", "cylinder_standing", "cone_standing", "rounded_box", "sphere", "ellipsoid"];
+    let kinds = [
+        "capsule_lying",
+        "cylinder_lying",
+        "cylinder_standing",
+        "cone_standing",
+        "rounded_box",
+        "sphere",
+        "ellipsoid",
+    ];
     for case in 0..700 {
         let kind = kinds[case % kinds.len()];
         let size = scale_of(&mut rng);
         let (h, r) = (rng.range(0.3, 1.0) * size, rng.range(0.2, 0.6) * size);
         let yaw = DQuat::from_rotation_y(rng.range(0.0, 6.3));
         let lying = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2);
-        let hb = DVec3::new(rng.range(0.2, 0.6), rng.range(0.2, 0.6), rng.range(0.2, 0.6)) * size;
+        let hb = DVec3::new(
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+            rng.range(0.2, 0.6),
+        ) * size;
         let rad = rng.range(0.02, 0.2) * size;
         // (shape, oracle, rotation, expected points when untilted and in contact, the
         // expected span (2 points) or best area (4 points))
@@ -840,13 +937,18 @@ fn curved_shapes_resting_on_boxes() {
         };
         let tilted = case % 3 == 2;
         let q = if tilted { tilt(&mut rng, 0.5) * q } else { q };
-        let ha = DVec3::new(rng.range(2.0, 4.0), rng.range(0.3, 1.0), rng.range(2.0, 4.0)) * size;
+        let ha = DVec3::new(
+            rng.range(2.0, 4.0),
+            rng.range(0.3, 1.0),
+            rng.range(2.0, 4.0),
+        ) * size;
         let (sep, margin) = sep_and_margin(&mut rng, size);
         let g = random_global(&mut rng, size);
         let (pa, oa, pb, ob) = rest_on(&mut rng, ha, &ob, q, sep, 0.3, g);
         let sa = cuboid(ha).0;
         let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
-        let what = format!("case {case} {kind} tilted {tilted} size {size} sep {sep} margin {margin}");
+        let what =
+            format!("case {case} {kind} tilted {tilted} size {size} sep {sep} margin {margin}");
         let scene = size * 4.0;
         for swap in [false, true] {
             let m = if swap {
@@ -873,7 +975,10 @@ fn curved_shapes_resting_on_boxes() {
                 let ratio = span / extent;
                 st.worst_edge = st.worst_edge.min(ratio);
                 st.edge_checked += 1;
-                assert!(ratio >= 0.9 && ratio <= 1.0 + 1e-3, "{what}: span {span} of {extent}");
+                assert!(
+                    (0.9..=1.0 + 1e-3).contains(&ratio),
+                    "{what}: span {span} of {extent}"
+                );
             }
             if want == 4 {
                 let (u, v) = basis(d3(m.normal));
@@ -881,12 +986,18 @@ fn curved_shapes_resting_on_boxes() {
                 let ratio = area2(&hull2(p2)) / extent;
                 st.worst_area = st.worst_area.min(ratio);
                 st.area_checked += 1;
-                assert!(ratio >= 0.9 && ratio <= 1.0 + 1e-3, "{what}: area ratio {ratio}");
+                assert!(
+                    (0.9..=1.0 + 1e-3).contains(&ratio),
+                    "{what}: area ratio {ratio}"
+                );
             }
         }
     }
     eprintln!("curved on boxes: {st:?}");
-    assert!(st.buckets[1] >= 100 && st.buckets[2] >= 100 && st.buckets[4] >= 100, "{st:?}");
+    assert!(
+        st.buckets[1] >= 100 && st.buckets[2] >= 100 && st.buckets[4] >= 100,
+        "{st:?}"
+    );
 }
 
 /// Moves B along `dir` until the library's signed distance is about `target` (the
@@ -946,7 +1057,10 @@ fn parallel_capsules_give_two_points() {
         let (sep, margin) = sep_and_margin(&mut rng, size);
         let shift = rng.range(-0.5, 0.5) * h;
         let pa = place(g, (DQuat::IDENTITY, DVec3::ZERO));
-        let pb = place(g, (DQuat::IDENTITY, side * (r + r2 + sep) + DVec3::Y * shift));
+        let pb = place(
+            g,
+            (DQuat::IDENTITY, side * (r + r2 + sep) + DVec3::Y * shift),
+        );
         let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
         let m = manifold(&sa, &pa, &sb, &pb, margin as Real);
         let what = format!("case {case} size {size} sep {sep} margin {margin}");
@@ -979,13 +1093,20 @@ fn compound_table_rests_on_its_deeper_leg() {
         let size = scale_of(&mut rng);
         let top = DVec3::new(1.0, 0.1, 0.5) * size;
         let leg = DVec3::new(0.1, 0.4, 0.1) * size;
-        let legs = [DVec3::new(-0.8, -0.5, 0.0) * size, DVec3::new(0.8, -0.5, 0.0) * size];
+        let legs = [
+            DVec3::new(-0.8, -0.5, 0.0) * size,
+            DVec3::new(0.8, -0.5, 0.0) * size,
+        ];
         // One leg a little shorter: the other one is the deepest.
         let deep = rng.below(2);
         let short = leg - DVec3::Y * 0.01 * size;
         let mut parts = vec![(Pose::IDENTITY, cuboid(top).0)];
         for (i, at) in legs.iter().enumerate() {
-            let (h, c) = if i == deep { (leg, *at) } else { (short, *at + DVec3::Y * 0.01 * size) };
+            let (h, c) = if i == deep {
+                (leg, *at)
+            } else {
+                (short, *at + DVec3::Y * 0.01 * size)
+            };
             parts.push((Pose::from_translation(v3(c)), cuboid(h).0));
         }
         let table = Collider::from(Compound::new(parts).unwrap());
@@ -995,7 +1116,13 @@ fn compound_table_rests_on_its_deeper_leg() {
         let g = random_global(&mut rng, size);
         // The legs' feet at y = -0.9 size in the table's frame.
         let pf = place(g, (DQuat::IDENTITY, DVec3::ZERO));
-        let pt = place(g, (DQuat::from_rotation_y(rng.range(0.0, 6.3)), DVec3::Y * (ha.y + 0.9 * size + sep)));
+        let pt = place(
+            g,
+            (
+                DQuat::from_rotation_y(rng.range(0.0, 6.3)),
+                DVec3::Y * (ha.y + 0.9 * size + sep),
+            ),
+        );
         let r = manifold_compound(&floor, &pf, &table, &pt, 0.0, &QueryOptions::default());
         let what = format!("case {case} size {size}");
         assert_eq!(r.part_a, None, "{what}");
@@ -1015,8 +1142,15 @@ fn compound_table_rests_on_its_deeper_leg() {
             ),
         );
         check_invariants(&m, &a, &b, 0.0, size * 4.0, &what, &mut st);
-        let deepest = m.points().iter().map(|p| p.distance as f64).fold(f64::MAX, f64::min);
-        assert!((deepest - sep).abs() < 1e3 * EPS * size * 4.0, "{what}: {deepest} vs {sep}");
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| p.distance as f64)
+            .fold(f64::MAX, f64::min);
+        assert!(
+            (deepest - sep).abs() < 1e3 * EPS * size * 4.0,
+            "{what}: {deepest} vs {sep}"
+        );
     }
     eprintln!("compound: {st:?}");
 }

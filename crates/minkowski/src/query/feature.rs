@@ -167,8 +167,20 @@ fn core_feature(core: &CoreShape<'_>, d: Vector) -> Feature {
         CoreShape::Pyramid(p) => {
             // Counter-clockwise from outside: the base (normal -Y), then the sides at -Z,
             // +X, +Z, -X.
-            const FACES: [&[u32]; 5] = [&[0, 1, 2, 3], &[1, 0, 4], &[2, 1, 4], &[3, 2, 4], &[0, 3, 4]];
-            const NB: [&[u32]; 5] = [&[1, 3, 4], &[0, 2, 4], &[1, 3, 4], &[0, 2, 4], &[0, 1, 2, 3]];
+            const FACES: [&[u32]; 5] = [
+                &[0, 1, 2, 3],
+                &[1, 0, 4],
+                &[2, 1, 4],
+                &[3, 2, 4],
+                &[0, 3, 4],
+            ];
+            const NB: [&[u32]; 5] = [
+                &[1, 3, 4],
+                &[0, 2, 4],
+                &[1, 3, 4],
+                &[0, 2, 4],
+                &[0, 1, 2, 3],
+            ];
             let v = p.vertices();
             polytope_feature(&v, FACES.iter().copied(), &|i| NB[i], d)
         }
@@ -325,7 +337,10 @@ fn disc(y: Real, r: Real, up: bool, cap: u32) -> Feature {
         let k = if up { k } else { DISC_VERTICES - 1 - k };
         let t = std::f64::consts::TAU * k as f64 / DISC_VERTICES as f64;
         let (s, c) = (t.sin() as Real, t.cos() as Real);
-        f.push(Vector::new(r * s, y, r * c), cap * DISC_VERTICES as u32 + k as u32);
+        f.push(
+            Vector::new(r * s, y, r * c),
+            cap * DISC_VERTICES as u32 + k as u32,
+        );
     }
     f
 }

@@ -355,8 +355,8 @@ pub(crate) fn from_contact(
     margin: Real,
 ) -> Manifold {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    // Comparison order matters: a NaN distance fails the test and gives no points.
-    if !(c.distance <= margin) {
+    // A NaN distance (never produced on validated input) gives no points.
+    if c.distance.is_nan() || c.distance > margin {
         return Manifold::empty(c.normal, c.status);
     }
     let n = c.normal;
