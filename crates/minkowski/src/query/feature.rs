@@ -1,10 +1,11 @@
 //! Support features: the face, edge or vertex of a shape that faces a direction.
 //!
-//! [`support_feature`] answers, for a [`Shape`] placed in the world and a world direction
-//! `d`, the part of the shape's surface whose outward normal is `d` or within
+//! The support feature of a [`Shape`] placed in the world, for a world direction `d`, is
+//! the part of the shape's surface whose outward normal is `d` or within
 //! [`FEATURE_ANGLE_COS`] of it: a face (a convex polygon), an edge (a segment) or a single
-//! point. Contact manifolds ([`super::manifold`]) clip one shape's feature against the
-//! other's.
+//! point. Contact manifolds ([`super::manifold::manifold`]) clip one shape's feature
+//! against the other's; this module holds the per-shape rules (internal) and their
+//! documented constants.
 //!
 //! Every shape is `core ⊕ ball(margin)` ([`Shape::core`]); the feature is the core's
 //! feature translated by `margin` along the feature's own outward normal (the face
@@ -205,7 +206,12 @@ fn core_feature(core: &CoreShape<'_>, d: Vector) -> Feature {
                 crate::hull::Dimension::Polygon => {
                     let face = hull.face(0);
                     let mut rev = [0u32; MAX_FACE_VERTICES];
-                    let n = face.len().min(MAX_FACE_VERTICES);
+                    // Too large a polygon is skipped (both sides), as any too large face.
+                    let n = if face.len() <= MAX_FACE_VERTICES {
+                        face.len()
+                    } else {
+                        0
+                    };
                     for (k, r) in rev[..n].iter_mut().enumerate() {
                         *r = face[face.len() - 1 - k];
                     }
@@ -371,6 +377,10 @@ fn cone_feature(cone: &Cone, d: Vector) -> Feature {
     let (h, r) = (cone.half_height(), cone.radius());
     if r > 0.0 && -d.y >= FEATURE_ANGLE_COS {
         return disc(-h, r, false, 0);
+    }
+    if r > 0.0 && h == 0.0 && d.y >= FEATURE_ANGLE_COS {
+        // A flat cone is a two-sided disc.
+        return disc(0.0, r, true, 1);
     }
     if let Some(u) = normalize_robust(Vector::new(d.x, 0.0, d.z)) {
         // The side line from the apex to the rim at u has outward normal (2h u, r)

@@ -52,8 +52,8 @@
 
 use super::compound::{self, Collider, PartAnswer};
 use super::contact::{Contact, QueryStatus};
-use super::feature::{support_feature, Feature, FeatureKind, MAX_FACE_VERTICES};
-pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN};
+use super::feature::{support_feature, Feature, FeatureKind};
+pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::{contact_with, QueryOptions};
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::shape::Shape;
