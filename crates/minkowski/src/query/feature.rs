@@ -399,3 +399,116 @@ fn cone_feature(cone: &Cone, d: Vector) -> Feature {
     }
     Feature::point(cone.local_support(d), DISC_VERTICES as u32 + 2, d)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{
+        Capsule, ConvexPolyhedron, Cuboid, Ellipsoid, Pyramid, RoundedShape, Segment, Sphere,
+        Triangle,
+    };
+
+    fn shapes() -> Vec<Shape> {
+        let v = Vector::new;
+        vec![
+            Cuboid::new(v(1.0, 0.5, 0.7)).unwrap().into(),
+            Pyramid::new(v(1.0, 0.8, 0.6)).unwrap().into(),
+            Cylinder::new(0.7, 0.4).unwrap().into(),
+            Cone::new(0.6, 0.5).unwrap().into(),
+            Capsule::new(0.8, 0.3).unwrap().into(),
+            Sphere::new(0.5).unwrap().into(),
+            Ellipsoid::new(v(0.5, 0.3, 0.8)).unwrap().into(),
+            Segment::new(v(-1.0, 0.2, 0.0), v(0.5, -0.3, 0.4))
+                .unwrap()
+                .into(),
+            Triangle::new(v(0.0, 0.0, 0.0), v(1.0, 0.2, 0.0), v(0.1, 0.9, 0.3))
+                .unwrap()
+                .into(),
+            ConvexPolyhedron::new(vec![
+                v(1.0, 0.0, 0.0),
+                v(-0.5, 0.8, 0.1),
+                v(-0.4, -0.7, 0.2),
+                v(0.1, 0.1, 1.0),
+                v(0.2, -0.1, -0.9),
+                v(0.6, 0.6, 0.6),
+            ])
+            .unwrap()
+            .into(),
+            RoundedShape::new(Cuboid::new(v(0.5, 0.4, 0.3)).unwrap().into(), 0.1)
+                .unwrap()
+                .into(),
+        ]
+    }
+
+    /// Every feature point is within the feature angle of supporting (its support gap is
+    /// at most `sin θ` times the shape's size), polygons face the direction and are
+    /// counter-clockwise about their normal, and the axis directions give faces.
+    #[test]
+    fn features_support_the_direction_and_polygons_are_counter_clockwise() {
+        let dirs: Vec<Vector> = (0..400)
+            .map(|i| {
+                // Fibonacci directions plus the axes.
+                let y = 1.0 - 2.0 * (i as Real + 0.5) / 400.0;
+                let t = 2.399_963 * i as Real;
+                let r = (1.0 - y * y).sqrt();
+                Vector::new(r * t.cos(), y, r * t.sin())
+            })
+            .chain([
+                Vector::X,
+                Vector::Y,
+                Vector::Z,
+                -Vector::X,
+                -Vector::Y,
+                -Vector::Z,
+            ])
+            .collect();
+        let pose = Pose::new(
+            crate::math::Rotation::from_axis_angle(Vector::new(1.0, 2.0, 3.0).normalize(), 0.7),
+            Vector::new(0.3, -1.0, 2.0),
+        );
+        for shape in shapes() {
+            let size = 2.0 * shape.bounding_radius();
+            for &d in &dirs {
+                let f = support_feature(&shape, &pose, d);
+                let h = pose
+                    .transform_point(shape.local_support(pose.inverse_transform_vector(d)))
+                    .dot(d);
+                for p in f.pts() {
+                    let gap = h - p.dot(d);
+                    assert!(
+                        gap <= FEATURE_ANGLE_SIN * size + 1e-5 && gap >= -1e-5,
+                        "{}: {d} {:?} gap {gap}",
+                        shape.type_name(),
+                        f.kind
+                    );
+                }
+                if f.kind == FeatureKind::Polygon {
+                    assert!(f.normal.dot(d) >= FEATURE_ANGLE_COS - 1e-6);
+                    let p = f.pts();
+                    let mut n = Vector::ZERO;
+                    for k in 1..p.len() - 1 {
+                        n += (p[k] - p[0]).cross(p[k + 1] - p[0]);
+                    }
+                    assert!(n.dot(f.normal) > 0.0, "{}: clockwise", shape.type_name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn boxes_give_faces_edges_and_corners() {
+        let b: Shape = Cuboid::new(Vector::new(1.0, 2.0, 3.0)).unwrap().into();
+        let at = Pose::IDENTITY;
+        let f = support_feature(&b, &at, Vector::Y);
+        assert_eq!((f.kind, f.len), (FeatureKind::Polygon, 4));
+        assert!(f.pts().iter().all(|p| p.y == 2.0));
+        let f = support_feature(&b, &at, Vector::new(1.0, 1.0, 0.0).normalize());
+        assert_eq!((f.kind, f.len), (FeatureKind::Segment, 2));
+        assert!(f.pts().iter().all(|p| p.x == 1.0 && p.y == 2.0));
+        let f = support_feature(&b, &at, Vector::new(1.0, 1.0, 1.0).normalize());
+        assert_eq!(
+            (f.kind, f.pts()),
+            (FeatureKind::Point, &[Vector::new(1.0, 2.0, 3.0)][..])
+        );
+    }
+}

@@ -145,6 +145,22 @@ impl Manifold {
 }
 
 /// The contact manifold of A and B with default options. See [`manifold_with`].
+///
+/// ```
+/// use minkowski::{query, shape::{Cuboid, Shape}, Pose, Vector};
+///
+/// let table = Shape::from(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).unwrap());
+/// let crate_ = Shape::from(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap());
+/// // The crate's bottom at y = 0.48, 0.02 into the table's top at y = 0.5.
+/// let at = Pose::from_translation(Vector::new(0.3, 0.98, 0.0));
+/// let m = query::manifold(&table, &Pose::IDENTITY, &crate_, &at, 0.0);
+/// assert_eq!(m.len(), 4); // the crate's four bottom corners
+/// assert!((m.normal - Vector::Y).length() < 1e-6);
+/// for p in m.points() {
+///     assert!((p.distance - (-0.02)).abs() < 1e-5);
+///     assert!((p.point_b - p.point_a - m.normal * p.distance).length() < 1e-5);
+/// }
+/// ```
 pub fn manifold(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: Real) -> Manifold {
     manifold_with(a, pose_a, b, pose_b, margin, &QueryOptions::default())
 }
