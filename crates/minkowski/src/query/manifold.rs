@@ -55,7 +55,7 @@ use super::contact::{Contact, QueryStatus};
 use super::feature::{support_feature, Feature, FeatureKind};
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::{contact_with, QueryOptions};
-use crate::math::{Point, Pose, Real, Vector, EPSILON};
+use crate::math::{normalize_robust, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::Shape;
 
 /// The most points a manifold holds.
@@ -65,6 +65,12 @@ pub const MAX_MANIFOLD_POINTS: usize = 4;
 /// of the coordinates involved, are kept (rounding: two boxes resting exactly on each
 /// other have corner separations of a few units in the last place either side of 0).
 pub const SEPARATION_REL_TOLERANCE: Real = 16.0 * EPSILON;
+
+/// Two nearly parallel edges (two capsules side by side, a box edge along another) give
+/// two points only when doing so puts no point farther than this, relative to the size of
+/// the coordinates, off its shape's surface; otherwise (skew edges) the contact's single
+/// point.
+pub const PARALLEL_EDGE_REL_TOLERANCE: Real = 256.0 * EPSILON;
 
 /// One point pair of a [`Manifold`] (world frame, caller's length units).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -420,24 +426,80 @@ pub(crate) fn from_contact(
         id: 0,
     }; CLIP_CAPACITY];
     let mut nc = 0;
-    clip(rf, inc, &mut cands, &mut nc);
-    // Separations from the reference plane along its outward normal.
-    let (o, nr) = (rf.points[0], rf.normal);
     let mut size: Real = margin;
     for p in rf.pts().iter().chain(inc.pts()) {
         size = size.max(p.abs().max_element());
     }
-    let keep = margin + SEPARATION_REL_TOLERANCE * size;
+    let slack = SEPARATION_REL_TOLERANCE * size;
+    let o = rf.points[0];
+    let nr = match rf.kind {
+        FeatureKind::Polygon => rf.normal,
+        // Two parallel edges: the common perpendicular of their lines (from A's towards
+        // B's, turned to agree with the contact's normal), not the contact's normal, whose
+        // error would set the projections beside the edge. Lines that meet keep the
+        // feature's normal.
+        _ => {
+            let e = normalize_robust(rf.points[1] - rf.points[0]).unwrap_or(Vector::ZERO);
+            let w = inc.points[0] - o;
+            let perp = w - e * w.dot(e);
+            match normalize_robust(perp) {
+                Some(p) if perp.length() > slack => {
+                    if p.dot(n) < 0.0 {
+                        -p
+                    } else {
+                        p
+                    }
+                }
+                _ => rf.normal,
+            }
+        }
+    };
+    let keep = margin + slack;
     let mut kept = 0;
-    for i in 0..nc {
-        let s = (cands[i].q - o).dot(nr);
-        if s <= keep {
-            cands[kept] = Candidate { s, ..cands[i] };
-            kept += 1;
+    // Exactly first; if nothing is left, once more with the side planes moved out by the
+    // rounding tolerance: faces that touch along a shared edge line overlap by zero
+    // width, which rounding puts either side of zero. (Not always with the slack: it
+    // moves a sharp corner of the reference face out by `slack / sin(angle / 2)`.)
+    for slack in [0.0, slack] {
+        clip(rf, inc, slack, &mut cands, &mut nc);
+        // Separations from the reference plane along its outward normal.
+        for i in 0..nc {
+            let s = (cands[i].q - o).dot(nr);
+            if s <= keep {
+                cands[kept] = Candidate { s, ..cands[i] };
+                kept += 1;
+            }
+        }
+        if kept > 0 {
+            break;
         }
     }
     if kept == 0 {
         return single();
+    }
+    if rf.kind == Segment {
+        // Two edges within the feature angle of parallel may still be skew, and then no
+        // two point pairs share a normal with both points on the edges: the projection
+        // of an incident point onto the reference plane lands beside the reference edge
+        // (by `lateral`), which puts it off A's surface by `hypot(r, lateral) − r` for
+        // A's rounding radius `r`. Beyond the rounding tolerance, one point it is.
+        let (_, radius) = a.core();
+        let side = match normalize_robust(rf.points[1] - rf.points[0]) {
+            Some(e) => e.cross(nr),
+            None => return single(),
+        };
+        let limit = PARALLEL_EDGE_REL_TOLERANCE * size;
+        for k in &cands[..kept] {
+            let lateral = (k.q - o).dot(side).abs();
+            let off = if lateral > 0.0 {
+                lateral * lateral / ((radius * radius + lateral * lateral).sqrt() + radius)
+            } else {
+                0.0
+            };
+            if off.is_nan() || off > limit {
+                return single();
+            }
+        }
     }
     let base = (rf.id & 0xff) << 24 | if ref_b { ID_REF_B } else { 0 };
     let normal = if ref_b { -nr } else { nr };
@@ -459,22 +521,34 @@ pub(crate) fn from_contact(
 }
 
 /// Clips the incident feature against the reference feature's side planes.
-fn clip(rf: &Feature, inc: &Feature, out: &mut [Candidate; CLIP_CAPACITY], len: &mut usize) {
+///
+/// The side planes are moved outwards by `slack` (a length).
+fn clip(
+    rf: &Feature,
+    inc: &Feature,
+    slack: Real,
+    out: &mut [Candidate; CLIP_CAPACITY],
+    len: &mut usize,
+) {
     let mut planes = [(Vector::ZERO, Vector::ZERO); MAX_FACE_VERTICES];
+    let mut add = |i: usize, o: Point, s: Vector| {
+        let shift = normalize_robust(s).map_or(Vector::ZERO, |u| u * slack);
+        planes[i] = (o - shift, s);
+    };
     let np = match rf.kind {
         FeatureKind::Polygon => {
             let r = rf.pts();
             for i in 0..r.len() {
                 let e = r[(i + 1) % r.len()] - r[i];
                 // Inward for a polygon counter-clockwise about its normal.
-                planes[i] = (r[i], rf.normal.cross(e));
+                add(i, r[i], rf.normal.cross(e));
             }
             r.len()
         }
         _ => {
             let e = rf.points[1] - rf.points[0];
-            planes[0] = (rf.points[0], e);
-            planes[1] = (rf.points[1], -e);
+            add(0, rf.points[0], e);
+            add(1, rf.points[1], -e);
             2
         }
     };
