@@ -1228,3 +1228,63 @@ fn box_edges_along_and_across_each_other() {
     eprintln!("box edges: {st:?}");
     assert!(st.edge_checked >= 20, "{st:?}");
 }
+
+/// Regression: two boxes rolled 45° touching edge to edge (distance exactly 0). The least
+/// depth is shared by the edge axis and two face axes; the contact answered a face axis,
+/// whose faces are coplanar and meet only along the shared edge line, and exact clipping
+/// rounded that zero-width overlap to one corner (and the contact's own witnesses for
+/// this tie are 1.8·10⁻⁴ apart at a size of 10⁻³, so they cannot stand in). Now the
+/// clipping is redone with the side planes moved out by the rounding tolerance: two points
+/// at the ends of the shared line.
+#[test]
+fn boxes_touching_edge_to_edge_give_the_shared_line() {
+    let q = Rotation::from_xyzw(
+        0.2231451340431182 as Real,
+        -0.625547778936822 as Real,
+        -0.4558800672197644 as Real,
+        -0.5925112570506916 as Real,
+    )
+    .normalize();
+    let (ha, hb) = (
+        DVec3::new(
+            0.0005147207603749862,
+            0.0002362807764506288,
+            0.0002362807764506288,
+        ),
+        DVec3::new(
+            0.0007026397116980681,
+            0.000203066097856077,
+            0.000203066097856077,
+        ),
+    );
+    let (sa, oa) = cuboid(ha);
+    let (sb, ob) = cuboid(hb);
+    let pa = Pose::new(
+        q,
+        v3(DVec3::new(
+            -1.4351378996366515e-05,
+            -0.0005808450098817151,
+            0.0007047532571552183,
+        )),
+    );
+    let pb = Pose::new(
+        q,
+        v3(DVec3::new(
+            -0.0006089077713411329,
+            -0.0007369192753132314,
+            0.0007957039521839928,
+        )),
+    );
+    let m = manifold(&sa, &pa, &sb, &pb, 0.0);
+    let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
+    let mut st = Stats::new();
+    check_invariants(&m, &a, &b, 0.0, 4e-3, "edge to edge", &mut st);
+    assert_eq!(m.len(), 2, "{m:?}");
+    // The shared edge runs along the boxes' local x: B's is the longer, so the line is
+    // A's whole edge.
+    let span = (d3(m.points()[1].point_a) - d3(m.points()[0].point_a)).length();
+    assert!(
+        (span / (2.0 * ha.x) - 1.0).abs() < 1e-3,
+        "span {span}: {m:?}"
+    );
+}

@@ -425,7 +425,6 @@ pub(crate) fn from_contact(
         s: 0.0,
         id: 0,
     }; CLIP_CAPACITY];
-    let mut nc = 0;
     let mut size: Real = margin;
     for p in rf.pts().iter().chain(inc.pts()) {
         size = size.max(p.abs().max_element());
@@ -456,21 +455,36 @@ pub(crate) fn from_contact(
     };
     let keep = margin + slack;
     let mut kept = 0;
-    // Exactly first; if nothing is left, once more with the side planes moved out by the
-    // rounding tolerance: faces that touch along a shared edge line overlap by zero
-    // width, which rounding puts either side of zero. (Not always with the slack: it
-    // moves a sharp corner of the reference face out by `slack / sin(angle / 2)`.)
-    for slack in [0.0, slack] {
-        clip(rf, inc, slack, &mut cands, &mut nc);
+    // Exactly first; if that leaves nothing, or points all within `64 · slack` of each
+    // other, once more with the side planes moved out by the rounding tolerance: faces
+    // that touch along a shared edge line overlap by zero width, which rounding turns
+    // into nothing or a single corner. The wider answer is kept. (Not always with the
+    // slack: it moves a sharp corner of the reference face out by `slack / sin(angle/2)`.)
+    let mut extent: Real = 0.0;
+    for pass in [0.0, slack] {
+        let mut buf = [Candidate {
+            q: Vector::ZERO,
+            s: 0.0,
+            id: 0,
+        }; CLIP_CAPACITY];
+        let mut nb = 0;
+        clip(rf, inc, pass, &mut buf, &mut nb);
         // Separations from the reference plane along its outward normal.
-        for i in 0..nc {
-            let s = (cands[i].q - o).dot(nr);
+        let mut k = 0;
+        for i in 0..nb {
+            let s = (buf[i].q - o).dot(nr);
             if s <= keep {
-                cands[kept] = Candidate { s, ..cands[i] };
-                kept += 1;
+                buf[k] = Candidate { s, ..buf[i] };
+                k += 1;
             }
         }
-        if kept > 0 {
+        let wide = (1..k)
+            .map(|i| (buf[i].q - buf[0].q).length())
+            .fold(0.0, Real::max);
+        if k > 0 && (kept == 0 || wide > extent) {
+            (cands, kept, extent) = (buf, k, wide);
+        }
+        if kept > 0 && extent > 64.0 * slack {
             break;
         }
     }
