@@ -1238,13 +1238,12 @@ fn box_edges_along_and_across_each_other() {
 /// at the ends of the shared line.
 #[test]
 fn boxes_touching_edge_to_edge_give_the_shared_line() {
-    let q = Rotation::from_xyzw(
-        0.2231451340431182 as Real,
-        -0.625547778936822 as Real,
-        -0.4558800672197644 as Real,
-        -0.5925112570506916 as Real,
-    )
-    .normalize();
+    let q = rot(DQuat::from_xyzw(
+        0.2231451340431182,
+        -0.625547778936822,
+        -0.4558800672197644,
+        -0.5925112570506916,
+    ));
     let (ha, hb) = (
         DVec3::new(
             0.0005147207603749862,
