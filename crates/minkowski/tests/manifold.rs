@@ -9,11 +9,14 @@
 //!   faces by brute force (planes through vertex triples with every vertex on one side),
 //!   picks the faces that face the exact SAT normal of [`poly_oracle`], projects the
 //!   incident face onto the reference plane and intersects the two with its own convex
-//!   clipping in 2D, then cuts away the part separated by more than the margin. The
+//!   clipping in 2D, then keeps the vertices separated by at most the margin. The
 //!   manifold's kept points must cover at least 90% of the area of the **best
-//!   quadrilateral with corners among that polygon's vertices** (brute force over
-//!   4-subsets). Comparing with the whole polygon would be wrong: no 4 points of a
-//!   regular octagon cover more than 71% of it, and the manifold holds 4 points at most.
+//!   quadrilateral with corners among that polygon's vertices that holds a deepest one**
+//!   (brute force over 4-subsets). Comparing with the whole polygon would be wrong: no 4
+//!   points of a regular octagon cover more than 71% of it, and the manifold holds 4
+//!   points at most. Nor can it be the best 4-subset of all: the manifold keeps the
+//!   deepest point by design, and a tilted contact's best quadrilateral may leave it out
+//!   (84% found in a 10× run); that ratio is recorded as `worst_area_any`.
 //!   For an edge on a face, the kept points must span 90% of the oracle's clipped edge.
 //! * Depth: for resting (untilted) face-on-face pairs the deepest point's distance equals
 //!   the SAT signed distance.
@@ -153,12 +156,34 @@ fn best_quad_area(p: &[DVec2]) -> f64 {
     best
 }
 
+/// The largest area of the convex hull of any 4 (or fewer) of the points that include
+/// at least one point marked in `must`.
+fn best_quad_area_holding(p: &[DVec2], must: &[bool]) -> f64 {
+    let n = p.len();
+    if n <= 4 {
+        return area2(&hull2(p.to_vec()));
+    }
+    let mut best: f64 = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                for l in k + 1..n {
+                    if must[i] || must[j] || must[k] || must[l] {
+                        best = best.max(area2(&hull2(vec![p[i], p[j], p[k], p[l]])));
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
 /// What the oracle expects of a polytope pair's manifold.
 #[derive(Debug)]
 enum Expect {
     /// Face on face: the plane normal of the reference face (from A towards B), an
     /// in-plane basis, and the region polygon (2D in that basis).
-    Region(DVec3, (DVec3, DVec3), Vec<DVec2>),
+    Region(DVec3, (DVec3, DVec3), Vec<DVec2>, Vec<f64>),
     /// Edge on face: the clipped edge's end points (on the reference plane).
     Edge(DVec3, DVec3),
     /// Anything else.
@@ -248,7 +273,8 @@ fn oracle_region(va: &[DVec3], vb: &[DVec3], n: DVec3, margin: f64) -> Expect {
                     .filter(|x| height(*x) <= margin + tol)
                     .collect(),
             );
-            Expect::Region(o, (u, v), region)
+            let heights = region.iter().map(|x| height(*x)).collect();
+            Expect::Region(o, (u, v), region, heights)
         }
         Ok((e0, e1)) => {
             // Clip the edge (in 3D) by the reference polygon's side planes, then by the
@@ -368,11 +394,15 @@ struct Stats {
     worst_identity: f64,
     worst_surface: f64,
     worst_area: f64,
+    /// Against the best quadrilateral of all, deepest point or not.
+    worst_area_any: f64,
     area_checked: usize,
     worst_edge: f64,
     edge_checked: usize,
     worst_depth: f64,
     depth_checked: usize,
+    /// Relative, when the SAT axis is not the manifold's face normal.
+    worst_depth_off_axis: f64,
     ids_checked: usize,
 }
 
@@ -380,6 +410,7 @@ impl Stats {
     fn new() -> Self {
         Stats {
             worst_area: f64::INFINITY,
+            worst_area_any: f64::INFINITY,
             worst_edge: f64::INFINITY,
             ..Default::default()
         }
@@ -473,19 +504,43 @@ fn check_polytopes(
         n
     };
     if resting {
+        // Resting face down, the deepest point's distance is the SAT signed distance when
+        // the least-depth axis is the face normal the manifold reports. When another axis
+        // (an edge pair's, within the feature angle of it) has less depth, the manifold
+        // still reports the face normal, and its depth along that normal exceeds the SAT
+        // depth slightly: bounded here by 5% of it, and recorded.
         let deepest = m
             .points()
             .iter()
             .map(|p| p.distance as f64)
             .fold(f64::MAX, f64::min);
         let e = (deepest - sd).abs() / size;
-        st.worst_depth = st.worst_depth.max(e);
-        st.depth_checked += 1;
-        assert!(e < surface_tol(), "{what}: deepest {deepest}, SAT {sd}");
+        if n.dot(mn) > 1.0 - 1e-9 {
+            st.worst_depth = st.worst_depth.max(e);
+            st.depth_checked += 1;
+            assert!(e < surface_tol(), "{what}: deepest {deepest}, SAT {sd}");
+        } else {
+            st.worst_depth_off_axis = st.worst_depth_off_axis.max((deepest - sd).abs() / sd.abs());
+            assert!(
+                (deepest - sd).abs() <= 0.05 * sd.abs() + surface_tol() * size,
+                "{what}: deepest {deepest}, SAT {sd} along another axis"
+            );
+        }
     }
     match oracle_region(&va, &vb, n, margin) {
-        Expect::Region(o, (u, v), region) => {
-            let best = best_quad_area(&region);
+        Expect::Region(o, (u, v), region, heights) => {
+            // The manifold keeps the deepest point by design, and the best quadrilateral
+            // of a tilted contact's region may leave it out (a pentagon whose deepest
+            // corner is a narrow one: 84% in one case found). So the bar is the best
+            // quadrilateral among those holding a deepest vertex; the best of all is
+            // recorded too.
+            let low = heights.iter().copied().fold(f64::INFINITY, f64::min);
+            let deepest: Vec<bool> = heights
+                .iter()
+                .map(|h| *h <= low + 64.0 * EPS * size)
+                .collect();
+            let best = best_quad_area_holding(&region, &deepest);
+            let best_any = best_quad_area(&region);
             if best <= 1e3 * EPS * size * size {
                 return;
             }
@@ -500,6 +555,7 @@ fn check_polytopes(
             let got = area2(&hull2(pts.clone()));
             let ratio = got / best;
             st.worst_area = st.worst_area.min(ratio);
+            st.worst_area_any = st.worst_area_any.min(got / best_any);
             st.area_checked += 1;
             assert!(
                 ratio >= 0.9,
@@ -753,6 +809,13 @@ fn feature_ids_survive_a_tiny_motion_of_resting_boxes() {
         );
         let m0 = manifold(&sa, &pa, &sb, &pb, 0.0);
         let step = v3(rng.dir() * 1e-4 * size);
+        // Seen from above (A's frame), a corner of either face within 10× the motion of
+        // the other face's outline changes the clipped polygon's topology, and the ids
+        // with it, rightly: those cases are counted, not compared.
+        if near_outline_change(&pa, ha, &pb, hb, 1e-3 * size) {
+            st.buckets[0] += 1;
+            continue;
+        }
         let pb1 = Pose::new(pb.rotation, pb.translation + step);
         let m1 = manifold(&sa, &pa, &sb, &pb1, 0.0);
         let ids = |m: &Manifold| {
@@ -767,7 +830,49 @@ fn feature_ids_survive_a_tiny_motion_of_resting_boxes() {
         st.ids_checked += 1;
         st.buckets[m0.len()] += 1;
     }
-    eprintln!("ids: {st:?}");
+    eprintln!("ids: {st:?} (bucket 0: skipped, near an outline change)");
+}
+
+/// Whether, seen along A's +Y, a corner of A's top face lies within `tol` of B's bottom
+/// face outline or a corner of B's bottom face within `tol` of A's top face outline.
+fn near_outline_change(pa: &Pose, ha: DVec3, pb: &Pose, hb: DVec3, tol: f64) -> bool {
+    let to_a = |p: DVec3| {
+        let q = d3(pa.rotation.inverse() * (v3(p) - pa.translation));
+        DVec2::new(q.x, q.z)
+    };
+    let corners = |pose: &Pose, h: DVec3| -> Vec<DVec3> {
+        cuboid(h)
+            .1
+            .vertices()
+            .unwrap()
+            .iter()
+            .map(|v| d3(pose.transform_point(v3(*v))))
+            .collect()
+    };
+    let a_top: Vec<DVec2> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        .iter()
+        .map(|(x, z)| DVec2::new(x * ha.x, z * ha.z))
+        .collect();
+    // B's four lowest corners in A's frame.
+    let mut b: Vec<(f64, DVec2)> = corners(pb, hb)
+        .into_iter()
+        .map(|p| {
+            let q = d3(pa.rotation.inverse() * (v3(p) - pa.translation));
+            (q.y, to_a(p))
+        })
+        .collect();
+    b.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let b_bottom = hull2(b[..4].iter().map(|x| x.1).collect());
+    let seg = |p: DVec2, a: DVec2, c: DVec2| {
+        let d = c - a;
+        let t = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+        (a + d * t - p).length()
+    };
+    let near = |pts: &[DVec2], poly: &[DVec2]| {
+        pts.iter()
+            .any(|p| (0..poly.len()).any(|i| seg(*p, poly[i], poly[(i + 1) % poly.len()]) < tol))
+    };
+    near(&a_top, &b_bottom) || near(&b_bottom, &a_top)
 }
 
 /// A random hull resting on a box by one of its faces (or the box resting on the hull),

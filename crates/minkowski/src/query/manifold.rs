@@ -44,11 +44,11 @@
 //!    the point farthest from it, then the point that makes the largest triangle with
 //!    those two, then the point that adds the most area to that triangle. That greedy
 //!    choice can miss the best quadrilateral by more than 10% (a pentagon cut from a
-//!    rotated square), so up to three rounds of single swaps follow, each kept only if
-//!    it enlarges the area; the deepest point stays (or gives way to one as deep up to
-//!    rounding, the smallest id first, so resting faces keep their ids). It keeps the
-//!    point the solver most needs and most of the region's area; the tests measure at
-//!    least 96% of the best 4-subset's area on clipped boxes and hulls.
+//!    rotated square), so it is then improved: with at most 16 candidates by trying
+//!    every 4-subset that holds a deepest point, beyond that by up to three rounds of
+//!    single swaps, each kept only if it enlarges the area. The deepest point stays (or
+//!    gives way to one as deep up to rounding, the smallest id first, so resting faces
+//!    keep their ids).
 //!
 //! Feature ids ([`ManifoldPoint::feature`]) name the reference face and the incident
 //! vertex, or the incident edge and reference side plane that cut it, so that they stay
@@ -241,6 +241,10 @@ fn piece<'a>(c: &'a Collider, part: Option<u32>, pose: &Pose) -> (&'a Shape, Pos
         }
     }
 }
+
+/// Up to this many candidates, the reduction tries every 4-subset (1820 at most) instead
+/// of improving the greedy choice by single swaps.
+const EXHAUSTIVE_REDUCTION: usize = 16;
 
 /// Room for a clipped polygon: an incident face clipped by a reference face's planes
 /// gains at most one vertex per plane.
@@ -705,12 +709,45 @@ fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POIN
     // one as deep up to rounding.
     let area = |k: &[usize; 4]| quad_area([at(k[0]), at(k[1]), at(k[2]), at(k[3])], nr);
     let mut current = area(&keep);
+    let deep = |i: usize| c[i].s <= c[deepest].s + depth_tol;
+    if c.len() <= EXHAUSTIVE_REDUCTION {
+        // Few candidates (a clipped box face has at most 8): every 4-subset that holds a
+        // deepest point, in a fixed order, replacing the greedy choice only when larger.
+        let n = c.len();
+        for i in 0..n {
+            for j in i + 1..n {
+                for k in j + 1..n {
+                    for l in k + 1..n {
+                        let q = [i, j, k, l];
+                        let Some(&d) = q.iter().filter(|&&x| deep(x)).min_by_key(|&&x| c[x].id)
+                        else {
+                            continue;
+                        };
+                        let a = area(&q);
+                        if a > current * (1.0 + 16.0 * EPSILON) {
+                            // The deepest first, the others in index order.
+                            let mut t = [d; 4];
+                            let mut at_ = 1;
+                            for &x in &q {
+                                if x != d {
+                                    t[at_] = x;
+                                    at_ += 1;
+                                }
+                            }
+                            (keep, current) = (t, a);
+                        }
+                    }
+                }
+            }
+        }
+        return (keep, 4);
+    }
     for _ in 0..3 {
         let mut improved = false;
         for slot in 0..4 {
             for i in 0..c.len() {
                 // The deepest may only give way to a point as deep, up to rounding.
-                if keep.contains(&i) || (slot == 0 && c[i].s > c[deepest].s + depth_tol) {
+                if keep.contains(&i) || (slot == 0 && !deep(i)) {
                     continue;
                 }
                 let mut trial = keep;
