@@ -18,9 +18,13 @@
 //!   deepest point by design, and a tilted contact's best quadrilateral may leave it out
 //!   (84% found in a 10× run); that ratio is recorded as `worst_area_any`.
 //!   For an edge on a face, the kept points must span 90% of the oracle's clipped edge.
+//!   (When several axes share the least depth, the oracle builds its region about the
+//!   manifold's normal if that is one of them.)
 //! * Depth: for resting (untilted) face-on-face pairs the deepest point's distance equals
-//!   the SAT signed distance.
-//! * Feature ids: the same after a motion of 10⁻⁴ of the size, for resting boxes.
+//!   the SAT signed distance when the SAT axis is the reported face normal, and is within
+//!   5% of it when another axis within the feature angle has less depth.
+//! * Feature ids: the same after a motion of 10⁻⁴ of the size, for resting boxes (poses
+//!   within 10× that motion of a change of the clipped outline are counted, not compared).
 //! * The random cases must really produce 4-, 2- and 1-point manifolds (counted).
 
 #![allow(clippy::unnecessary_cast)]
