@@ -5,9 +5,11 @@
 //! tool then goes on. Error kinds: `invalid_json`, `invalid_query`, `invalid_shape`,
 //! `invalid_pose`.
 
-use minkowski::query::{self, QueryStatus};
+use minkowski::query::compound::{self, Collider};
+use minkowski::query::manifold::manifold_compound;
+use minkowski::query::{self, Manifold, QueryOptions, QueryStatus};
 use minkowski::shape::{
-    Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape, Pyramid,
+    Capsule, Compound, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape, Pyramid,
     RoundedShape, Segment, Shape, Sphere, Triangle,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
@@ -178,15 +180,80 @@ pub fn parse_shape(v: &Value, name: &str) -> Result<Shape, LineError> {
                 .map_err(se)?
                 .into()
         }
+        "compound" => {
+            return Err(shape_err(format!(
+                "'{name}' cannot be a compound (compounds are only accepted as a query's \
+                 'a' or 'b', with convex parts)"
+            )))
+        }
         other => {
             return Err(shape_err(format!(
                 "unknown shape type '{}' (expected sphere, cuboid, capsule, cylinder, cone, \
-                 pyramid, ellipsoid, segment, triangle, point, convex or rounded)",
+                 pyramid, ellipsoid, segment, triangle, point, convex, rounded or compound)",
                 truncate(other, 64)
             )))
         }
     };
     Ok(shape)
+}
+
+/// Parses a query's shape: a convex shape, or a `compound` of convex parts
+/// (`parts: [{"shape": {...}, "pose": {...}}, ...]`, at least one).
+pub fn parse_collider(v: &Value, name: &str) -> Result<Collider, LineError> {
+    let obj = match v.as_object() {
+        Some(o) if o.get("type").and_then(Value::as_str) == Some("compound") => o,
+        _ => return parse_shape(v, name).map(Collider::Convex),
+    };
+    let parts = obj.get("parts").ok_or_else(|| {
+        shape_err("compound needs 'parts': [{\"shape\": ..., \"pose\": ...}, ...]")
+    })?;
+    let arr = parts.as_array().ok_or_else(|| {
+        shape_err(format!(
+            "compound parts must be an array, got {}",
+            kind_of(parts)
+        ))
+    })?;
+    if arr.is_empty() {
+        return Err(shape_err("compound needs at least one part"));
+    }
+    let mut out = Vec::with_capacity(arr.len());
+    for (i, part) in arr.iter().enumerate() {
+        let p = part.as_object().ok_or_else(|| {
+            shape_err(format!(
+                "compound parts[{i}] must be an object, got {}",
+                kind_of(part)
+            ))
+        })?;
+        let shape = p
+            .get("shape")
+            .ok_or_else(|| shape_err(format!("compound parts[{i}] needs a 'shape'")))?;
+        let shape = parse_shape(shape, &format!("compound parts[{i}] shape"))?;
+        let pose = parse_pose(p.get("pose"), &format!("compound parts[{i}] pose"))?;
+        out.push((pose, shape));
+    }
+    Compound::new(out)
+        .map(Collider::from)
+        .map_err(|e| shape_err(e.to_string()))
+}
+
+/// Reads the optional `margin` of a manifold query (default 0): a finite number `>= 0`.
+fn parse_margin(q: &Map<String, Value>) -> Result<Real, LineError> {
+    let m = match q.get("margin") {
+        None => return Ok(0.0),
+        Some(Value::Number(n)) => n.as_f64().map(|x| x as Real),
+        Some(_) => None,
+    };
+    match m {
+        Some(m) if m.is_finite() && m >= 0.0 => Ok(m),
+        _ => Err(err(
+            "invalid_query",
+            format!(
+                "'margin' must be a finite number >= 0, got {}",
+                q.get("margin")
+                    .map_or_else(String::new, |v| truncate(&v.to_string(), 64))
+            ),
+        )),
+    }
 }
 
 fn truncate(s: &str, n: usize) -> String {
@@ -260,64 +327,38 @@ pub fn answer(q: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
     };
     if !matches!(
         kind,
-        "intersects" | "distance" | "closest_points" | "contact"
+        "intersects" | "distance" | "closest_points" | "contact" | "manifold"
     ) {
         return Err(err(
             "invalid_query",
             format!(
-                "unknown query '{}' (expected intersects, distance, closest_points or contact)",
+                "unknown query '{}' (expected intersects, distance, closest_points, contact or \
+                 manifold)",
                 truncate(kind, 64)
             ),
         ));
     }
-    let a = parse_shape(
+    let margin = if kind == "manifold" {
+        parse_margin(q)?
+    } else {
+        0.0
+    };
+    let a = parse_collider(
         q.get("a")
             .ok_or_else(|| err("invalid_query", "missing shape 'a'"))?,
         "a",
     )?;
-    let b = parse_shape(
+    let b = parse_collider(
         q.get("b")
             .ok_or_else(|| err("invalid_query", "missing shape 'b'"))?,
         "b",
     )?;
     let pa = parse_pose(q.get("pose_a"), "pose_a")?;
     let pb = parse_pose(q.get("pose_b"), "pose_b")?;
-    let mut out = Map::new();
-    match kind {
-        "intersects" => {
-            out.insert(
-                "intersects".into(),
-                Value::Bool(query::intersects(&a, &pa, &b, &pb)),
-            );
-        }
-        "distance" => {
-            let r = query::distance(&a, &pa, &b, &pb);
-            out.insert("distance".into(), json!(r.distance as f64));
-            out.insert("intersects".into(), Value::Bool(r.intersecting));
-            out.insert("iterations".into(), json!(r.iterations));
-            out.insert("status".into(), status(r.status));
-        }
-        "closest_points" => {
-            let r = query::closest_points(&a, &pa, &b, &pb);
-            out.insert("distance".into(), json!(r.distance as f64));
-            out.insert("intersects".into(), Value::Bool(r.intersecting));
-            out.insert("point_a".into(), arr(r.point_a));
-            out.insert("point_b".into(), arr(r.point_b));
-            out.insert("iterations".into(), json!(r.iterations));
-            out.insert("status".into(), status(r.status));
-        }
-        _ => {
-            let c = query::contact(&a, &pa, &b, &pb);
-            out.insert("intersects".into(), Value::Bool(c.intersecting()));
-            out.insert("distance".into(), json!(c.distance as f64));
-            out.insert("normal".into(), arr(c.normal));
-            out.insert("point_a".into(), arr(c.point_a));
-            out.insert("point_b".into(), arr(c.point_b));
-            out.insert("iterations".into(), json!(c.iterations));
-            out.insert("status".into(), status(c.status));
-            out.insert("method".into(), Value::String(c.method.as_str().into()));
-        }
-    }
+    let out = match (&a, &b) {
+        (Collider::Convex(a), Collider::Convex(b)) => answer_convex(kind, a, &pa, b, &pb, margin),
+        _ => answer_compound(kind, &a, &pa, &b, &pb, margin),
+    };
     // The library never produces NaN on validated input; refuse to print one anyway.
     if out.values().any(has_non_finite) {
         return Err(err(
@@ -328,10 +369,141 @@ pub fn answer(q: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
     Ok(out)
 }
 
+/// The manifold's fields: `normal` (absent when empty), `points`, `status`.
+fn manifold_fields(m: &Manifold, out: &mut Map<String, Value>) {
+    if !m.is_empty() {
+        out.insert("normal".into(), arr(m.normal));
+    }
+    let points: Vec<Value> = m
+        .points()
+        .iter()
+        .map(|p| {
+            json!({
+                "point_a": arr(p.point_a),
+                "point_b": arr(p.point_b),
+                "distance": p.distance as f64,
+                "feature": p.feature,
+            })
+        })
+        .collect();
+    out.insert("points".into(), Value::Array(points));
+    out.insert("status".into(), status(m.status));
+}
+
+/// Which parts answered, for a query with a compound (absent for a convex side).
+fn part_fields(part_a: Option<u32>, part_b: Option<u32>, out: &mut Map<String, Value>) {
+    if let Some(i) = part_a {
+        out.insert("part_a".into(), json!(i));
+    }
+    if let Some(i) = part_b {
+        out.insert("part_b".into(), json!(i));
+    }
+}
+
+/// Answers a query where A or B is a compound, through [`minkowski::query::compound`]:
+/// the same fields as for convex shapes, plus `part_a` / `part_b` (the parts that
+/// answered, when that side is a compound).
+fn answer_compound(
+    kind: &str,
+    a: &Collider,
+    pa: &Pose,
+    b: &Collider,
+    pb: &Pose,
+    margin: Real,
+) -> Map<String, Value> {
+    let opts = QueryOptions::default();
+    let mut out = Map::new();
+    match kind {
+        "intersects" => {
+            let r = compound::intersects(a, pa, b, pb, &opts);
+            out.insert("intersects".into(), Value::Bool(r.is_some()));
+            if let Some(r) = r {
+                part_fields(r.part_a, r.part_b, &mut out);
+            }
+        }
+        "distance" | "closest_points" => {
+            let r = compound::closest_points(a, pa, b, pb, &opts);
+            let c = r.answer;
+            out.insert("distance".into(), json!(c.distance as f64));
+            out.insert("intersects".into(), Value::Bool(c.intersecting));
+            if kind == "closest_points" {
+                out.insert("point_a".into(), arr(c.point_a));
+                out.insert("point_b".into(), arr(c.point_b));
+            }
+            out.insert("iterations".into(), json!(c.iterations));
+            out.insert("status".into(), status(c.status));
+            part_fields(r.part_a, r.part_b, &mut out);
+        }
+        "contact" => {
+            let r = compound::contact(a, pa, b, pb, &opts);
+            contact_fields(&r.answer, &mut out);
+            part_fields(r.part_a, r.part_b, &mut out);
+        }
+        _ => {
+            let r = manifold_compound(a, pa, b, pb, margin, &opts);
+            manifold_fields(&r.answer, &mut out);
+            part_fields(r.part_a, r.part_b, &mut out);
+        }
+    }
+    out
+}
+
+fn contact_fields(c: &query::Contact, out: &mut Map<String, Value>) {
+    out.insert("intersects".into(), Value::Bool(c.intersecting()));
+    out.insert("distance".into(), json!(c.distance as f64));
+    out.insert("normal".into(), arr(c.normal));
+    out.insert("point_a".into(), arr(c.point_a));
+    out.insert("point_b".into(), arr(c.point_b));
+    out.insert("iterations".into(), json!(c.iterations));
+    out.insert("status".into(), status(c.status));
+    out.insert("method".into(), Value::String(c.method.as_str().into()));
+}
+
+/// Answers a query between two convex shapes.
+fn answer_convex(
+    kind: &str,
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    margin: Real,
+) -> Map<String, Value> {
+    let (pa, pb) = (*pa, *pb);
+    let mut out = Map::new();
+    match kind {
+        "intersects" => {
+            out.insert(
+                "intersects".into(),
+                Value::Bool(query::intersects(a, &pa, b, &pb)),
+            );
+        }
+        "distance" => {
+            let r = query::distance(a, &pa, b, &pb);
+            out.insert("distance".into(), json!(r.distance as f64));
+            out.insert("intersects".into(), Value::Bool(r.intersecting));
+            out.insert("iterations".into(), json!(r.iterations));
+            out.insert("status".into(), status(r.status));
+        }
+        "closest_points" => {
+            let r = query::closest_points(a, &pa, b, &pb);
+            out.insert("distance".into(), json!(r.distance as f64));
+            out.insert("intersects".into(), Value::Bool(r.intersecting));
+            out.insert("point_a".into(), arr(r.point_a));
+            out.insert("point_b".into(), arr(r.point_b));
+            out.insert("iterations".into(), json!(r.iterations));
+            out.insert("status".into(), status(r.status));
+        }
+        "contact" => contact_fields(&query::contact(a, &pa, b, &pb), &mut out),
+        _ => manifold_fields(&query::manifold(a, &pa, b, &pb, margin), &mut out),
+    }
+    out
+}
+
 fn has_non_finite(v: &Value) -> bool {
     match v {
         Value::Number(n) => n.as_f64().is_some_and(|x| !x.is_finite()),
         Value::Array(a) => a.iter().any(has_non_finite),
+        Value::Object(o) => o.values().any(has_non_finite),
         Value::Null => true,
         _ => false,
     }

@@ -1,10 +1,11 @@
-//! Pair queries: intersection, distance, closest points, contact.
+//! Pair queries: intersection, distance, closest points, contact, contact manifolds.
 //!
 //! Two levels:
 //!
 //! * **Shape-level** ([`intersects`], [`distance`], [`closest_points`], [`contact`]) take
 //!   two [`crate::shape::Shape`]s and their world poses, pick the cheapest exact routine
-//!   for the pair ([`dispatch`]), and answer in the world frame.
+//!   for the pair ([`dispatch`]), and answer in the world frame. [`manifold()`] builds
+//!   on [`contact`]: up to four point pairs for a resting contact.
 //! * **Generic** ([`gjk`], [`epa`]) take any two [`crate::support::SupportMap`]s, are
 //!   monomorphised per shape type, and expose every option (tolerances, iteration
 //!   bounds, the accelerated variant, the warm-start cache, reusable EPA buffers).
@@ -15,7 +16,9 @@ pub mod compound;
 mod contact;
 pub mod dispatch;
 pub mod epa;
+pub mod feature;
 pub mod gjk;
+pub mod manifold;
 mod pair;
 pub mod simplex;
 
@@ -24,3 +27,4 @@ pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
 };
+pub use manifold::{manifold, manifold_with, Manifold, ManifoldPoint};
