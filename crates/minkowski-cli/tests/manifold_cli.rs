@@ -340,10 +340,8 @@ fn tool_manifolds_equal_library_manifolds_exactly() {
             shapes[ia].0, shapes[ib].0, t[0], t[1], t[2], r[0], r[1], r[2], r[3]
         ));
         let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
-        let pose_b = Pose::new(
-            rot / rot.length(),
-            Vector::new(t[0] as Real, t[1] as Real, t[2] as Real),
-        );
+        // (Pose::new renormalises the rotation exactly as the tool's parser does.)
+        let pose_b = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
         expected.push(query::manifold(
             &shapes[ia].1,
             &Pose::IDENTITY,

@@ -608,7 +608,7 @@ fn rot(q: DQuat) -> Rotation {
 /// The pose `g * local` for a global pose `g` (rotation, translation, f64).
 fn place(g: (DQuat, DVec3), local: (DQuat, DVec3)) -> Pose {
     let q = g.0 * local.0;
-    Pose::new(rot(q), v3(g.0 * local.1 + g.1))
+    Pose::new(rot(q), v3(g.0 * local.1 + g.1)).unwrap()
 }
 
 fn random_global(rng: &mut Rng, size: f64) -> (DQuat, DVec3) {
@@ -820,7 +820,7 @@ fn feature_ids_survive_a_tiny_motion_of_resting_boxes() {
             st.buckets[0] += 1;
             continue;
         }
-        let pb1 = Pose::new(pb.rotation, pb.translation + step);
+        let pb1 = Pose::new(pb.rotation(), pb.translation() + step).unwrap();
         let m1 = manifold(&sa, &pa, &sb, &pb1, 0.0);
         let ids = |m: &Manifold| {
             let mut v: Vec<u32> = m.points().iter().map(|p| p.feature).collect();
@@ -841,7 +841,7 @@ fn feature_ids_survive_a_tiny_motion_of_resting_boxes() {
 /// face outline or a corner of B's bottom face within `tol` of A's top face outline.
 fn near_outline_change(pa: &Pose, ha: DVec3, pb: &Pose, hb: DVec3, tol: f64) -> bool {
     let to_a = |p: DVec3| {
-        let q = d3(pa.rotation.inverse() * (v3(p) - pa.translation));
+        let q = d3(pa.rotation().inverse() * (v3(p) - pa.translation()));
         DVec2::new(q.x, q.z)
     };
     let corners = |pose: &Pose, h: DVec3| -> Vec<DVec3> {
@@ -861,7 +861,7 @@ fn near_outline_change(pa: &Pose, ha: DVec3, pb: &Pose, hb: DVec3, tol: f64) -> 
     let mut b: Vec<(f64, DVec2)> = corners(pb, hb)
         .into_iter()
         .map(|p| {
-            let q = d3(pa.rotation.inverse() * (v3(p) - pa.translation));
+            let q = d3(pa.rotation().inverse() * (v3(p) - pa.translation()));
             (q.y, to_a(p))
         })
         .collect();
@@ -945,15 +945,18 @@ fn random_polytope_pairs_match_the_oracle() {
         let kb = POLY_KINDS[rng.below(POLY_KINDS.len())];
         let (sa, oa) = random_shape(&mut rng, ka, size);
         let (sb, ob) = random_shape(&mut rng, kb, size);
-        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size));
-        let pb0 = Pose::new(rng.rotation(), Vector::ZERO);
+        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size)).unwrap();
+        let pb0 = Pose::new(rng.rotation(), Vector::ZERO).unwrap();
         let a = Placed::new(oa, &pa);
         let mut b = Placed::new(ob, &pb0);
         let dir = rng.dir();
         b.pos = a.pos + dir * 3.0 * size;
         let (sep, margin) = sep_and_margin(&mut rng, size);
         approach(&a, &mut b, dir, sep);
-        let pb = Pose::new(pb0.rotation, v3(b.pos));
+        // (The approach can leave the magnitude limit; such a pose cannot be built.)
+        let Ok(pb) = Pose::new(pb0.rotation(), v3(b.pos)) else {
+            continue;
+        };
         let b = Placed::new(b.shape, &pb);
         let m = manifold(&sa, &pa, &sb, &pb, margin as Real);
         let what = format!("case {case} {ka}/{kb} size {size} sep {sep} margin {margin}");
@@ -1125,7 +1128,12 @@ fn place_at(a: &Shape, pa: &Pose, b: &Shape, pb: &mut Pose, dir: DVec3, target: 
     for _ in 0..12 {
         let c = minkowski::query::contact(a, pa, b, pb);
         let slope = (d3(c.normal).dot(dir)).max(0.2);
-        pb.translation -= v3(dir * ((c.distance as f64 - target) / slope));
+        // (A step that would leave the magnitude limit, where this Newton step can
+        // diverge, ends the placement: such a pose cannot be built.)
+        match pb.translated(-v3(dir * ((c.distance as f64 - target) / slope))) {
+            Ok(p) => *pb = p,
+            Err(_) => break,
+        }
     }
 }
 
@@ -1140,9 +1148,9 @@ fn random_pairs_of_every_kind_keep_the_invariants() {
         let kb = ALL_KINDS[rng.below(ALL_KINDS.len())];
         let (sa, oa) = random_shape(&mut rng, ka, size);
         let (sb, ob) = random_shape(&mut rng, kb, size);
-        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size));
+        let pa = Pose::new(rng.rotation(), v3(rng.dir() * size)).unwrap();
         let dir = rng.dir();
-        let mut pb = Pose::new(rng.rotation(), pa.translation + v3(dir * 3.0 * size));
+        let mut pb = Pose::new(rng.rotation(), pa.translation() + v3(dir * 3.0 * size)).unwrap();
         let (sep, margin) = sep_and_margin(&mut rng, size);
         place_at(&sa, &pa, &sb, &mut pb, dir, sep);
         let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
@@ -1226,7 +1234,7 @@ fn compound_table_rests_on_its_deeper_leg() {
             } else {
                 (short, *at + DVec3::Y * 0.01 * size)
             };
-            parts.push((Pose::from_translation(v3(c)), cuboid(h).0));
+            parts.push((Pose::from_translation(v3(c)).unwrap(), cuboid(h).0));
         }
         let table = Collider::from(Compound::new(parts).unwrap());
         let ha = DVec3::new(3.0, 0.5, 3.0) * size;
@@ -1374,7 +1382,8 @@ fn boxes_touching_edge_to_edge_give_the_shared_line() {
             -0.0005808450098817151,
             0.0007047532571552183,
         )),
-    );
+    )
+    .unwrap();
     let pb = Pose::new(
         q,
         v3(DVec3::new(
@@ -1382,7 +1391,8 @@ fn boxes_touching_edge_to_edge_give_the_shared_line() {
             -0.0007369192753132314,
             0.0007957039521839928,
         )),
-    );
+    )
+    .unwrap();
     let m = manifold(&sa, &pa, &sb, &pb, 0.0);
     let (a, b) = (Placed::new(oa, &pa), Placed::new(ob, &pb));
     let mut st = Stats::new();

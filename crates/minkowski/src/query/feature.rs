@@ -465,7 +465,8 @@ mod tests {
         let pose = Pose::new(
             crate::math::Rotation::from_axis_angle(Vector::new(1.0, 2.0, 3.0).normalize(), 0.7),
             Vector::new(0.3, -1.0, 2.0),
-        );
+        )
+        .expect("valid pose");
         for shape in shapes() {
             let size = 2.0 * shape.bounding_radius();
             for &d in &dirs {

@@ -169,7 +169,7 @@ impl Manifold {
 /// let table = Shape::from(Cuboid::new(Vector::new(2.0, 0.5, 2.0)).unwrap());
 /// let crate_ = Shape::from(Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap());
 /// // The crate's bottom at y = 0.48, 0.02 into the table's top at y = 0.5.
-/// let at = Pose::from_translation(Vector::new(0.3, 0.98, 0.0));
+/// let at = Pose::from_translation(Vector::new(0.3, 0.98, 0.0)).expect("valid pose");
 /// let m = query::manifold(&table, &Pose::IDENTITY, &crate_, &at, 0.0);
 /// assert_eq!(m.len(), 4); // the crate's four bottom corners
 /// assert!((m.normal - Vector::Y).length() < 1e-6);
