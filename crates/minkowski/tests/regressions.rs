@@ -1,8 +1,8 @@
 //! Regression tests, each named after the failure it pins down.
 
 use minkowski::query;
-use minkowski::shape::{ConvexPolyhedron, Cylinder, Shape};
-use minkowski::{Pose, Rotation, Vector};
+use minkowski::shape::{ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use minkowski::{Pose, Real, Rotation, Vector};
 
 /// Found by the oracle suite once convex shapes kept only their hull vertices: in f32,
 /// plain GJK's last reduction on a triangle about 1 wide, with the origin 1e-5 off its
@@ -96,6 +96,61 @@ fn touching_box_face_and_cylinder_side_intersect() {
                     "{label}: {d:?}"
                 );
             }
+        }
+    }
+}
+
+/// Found while building manifolds (and by the hostile-input campaign, issue 17 class 7):
+/// two boxes with the same rotation that touch along an edge line have no edge axis
+/// (their edges are parallel), so the box–box test answers on a face axis, where the
+/// incident face overlaps the reference face by zero width. Rounding emptied the clip,
+/// and the fallback (B's support corner, then clamped onto A) put the witnesses up to a
+/// fifth of the size apart (1.8e-4 at size 1e-3 in f64; 175 units at size 1000 in f32)
+/// at distance 0. The clip is now redone with the side planes moved out by the rounding
+/// slack, so the witnesses come from the shared line.
+#[test]
+fn boxes_touching_along_an_edge_line_give_coincident_witnesses() {
+    let mut st = 7u64;
+    let mut rnd = || {
+        st = st
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (st >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for case in 0..400 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let ha = Vector::new(1.0, 0.3 + rnd() as Real, 0.3 + rnd() as Real) * size as Real;
+        let hb = Vector::new(
+            0.5 + rnd() as Real,
+            0.3 + rnd() as Real,
+            0.3 + rnd() as Real,
+        ) * size as Real;
+        let q = Rotation::from_xyzw(
+            rnd() as Real - 0.5,
+            rnd() as Real - 0.5,
+            rnd() as Real - 0.5,
+            rnd() as Real - 0.5,
+        )
+        .normalize();
+        // B's edge along local x at (−hb.y, −hb.z) lies on A's edge at (ha.y, ha.z),
+        // shifted along the line: the boxes share a segment of that line.
+        let local = Vector::new((rnd() as Real - 0.5) * ha.x, ha.y + hb.y, ha.z + hb.z);
+        let origin = Vector::new(rnd() as Real, rnd() as Real, rnd() as Real) * size as Real;
+        let pa = Pose::new(q, origin).unwrap();
+        let pb = Pose::new(q, origin + q * local).unwrap();
+        let a = Shape::from(Cuboid::new(ha).unwrap());
+        let b = Shape::from(Cuboid::new(hb).unwrap());
+        let c = query::contact(&a, &pa, &b, &pb);
+        let tol = 1e-3 * size as Real;
+        assert!(c.distance.abs() <= tol, "case {case}: {c:?}");
+        assert!(
+            (c.point_b - c.point_a - c.normal * c.distance).length() <= tol,
+            "case {case}: witnesses apart: {c:?}"
+        );
+        // Both witnesses on the shared line: within A's and B's boxes.
+        for (p, pose, h) in [(c.point_a, pa, ha), (c.point_b, pb, hb)] {
+            let l = pose.inverse_transform_point(p).abs() - h;
+            assert!(l.max_element() <= tol, "case {case}: off its box: {c:?}");
         }
     }
 }

@@ -28,6 +28,11 @@ use super::segment_segment::closest_points;
 use super::LocalContact;
 use crate::math::{Matrix3, Point, Real, Vector, EPSILON};
 
+/// Rounding slack of the box–box test, in units of `ε` times the coordinates' size:
+/// axes whose overlaps differ by less are ties (A's face axes win them), and a clip
+/// emptied by rounding is redone with the side planes moved out by as much.
+const SLACK_ROUNDING: Real = 64.0;
+
 #[derive(Clone, Copy)]
 enum Axis {
     FaceA(usize),
@@ -44,7 +49,7 @@ pub(crate) fn contact(ha: Vector, hb: Vector, rot: Matrix3, t: Vector) -> Option
         .max_element()
         .max(hb.max_element())
         .max(t.abs().max_element());
-    let bias = 64.0 * EPSILON * scale;
+    let bias = SLACK_ROUNDING * EPSILON * scale;
     let mut best_overlap = Real::INFINITY;
     let mut best_n = Vector::Y;
     let mut best_axis = Axis::FaceA(1);
@@ -170,15 +175,32 @@ fn face_witness(
         center - du - dv,
         center + du - dv,
     ]);
-    let mut len = 4;
-    // Clip against the four side planes |x_m| <= h_ref[m], m != i.
-    for m in [(i + 1) % 3, (i + 2) % 3] {
-        for s in [1.0, -1.0] {
-            len = clip(&mut poly, len, m, s, h_ref[m]);
-            if len == 0 {
-                break;
+    let face = poly;
+    // Clip against the four side planes |x_m| <= h_ref[m] + slack, m != i.
+    let clip_sides = |poly: &mut [Point; 8], slack: Real| {
+        let mut len = 4;
+        for m in [(i + 1) % 3, (i + 2) % 3] {
+            for s in [1.0, -1.0] {
+                len = clip(poly, len, m, s, h_ref[m] + slack);
+                if len == 0 {
+                    return 0;
+                }
             }
         }
+        len
+    };
+    let mut len = clip_sides(&mut poly, 0.0);
+    if len == 0 {
+        // Faces that meet along an edge line (boxes with parallel edges touching there)
+        // overlap by zero width, which rounding can turn into nothing: clip again with
+        // the side planes moved out by the rounding slack, so the witnesses come from the
+        // shared line rather than from a far corner.
+        let size = h_ref
+            .max_element()
+            .max(h_inc.max_element())
+            .max(t.abs().max_element());
+        poly = face;
+        len = clip_sides(&mut poly, SLACK_ROUNDING * EPSILON * size);
     }
     let deepest = if len > 0 {
         let mut p = poly[0];
