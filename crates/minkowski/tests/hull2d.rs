@@ -240,3 +240,93 @@ fn bad_input_is_a_typed_error_for_every_algorithm() {
         assert_eq!(Algorithm2d::from_name(alg.name()), Some(alg));
     }
 }
+
+/// The hostile-input campaign (issue 17, classes 1–3): with a −0.0 coordinate, Graham
+/// dropped an end point, Jarvis repeated vertices, Chan disagreed with monotone chain and
+/// every algorithm started at the wrong point (the orders compare with `total_cmp`, which
+/// puts −0.0 before +0.0, so a start point sat "below" its equals); with magnitudes from
+/// subnormal to 1e60, Graham's sort panicked ("does not implement a total order") and
+/// the set, rescaled down to [1, 2), lost its small coordinates to underflow. Sets with
+/// −0.0, subnormal or huge values: every algorithm gives the same answer as
+/// monotone chain, a subset of the input that starts at the lowest-then-leftmost point
+/// (by value), and no answer holds a point inside the segment of its neighbours.
+#[test]
+fn negative_zero_subnormal_and_huge_coordinates_give_one_answer() {
+    use glam::DVec2;
+    // The unit square with points on its edges written with −0.0.
+    let square = [
+        DVec2::new(0.5, -0.0),
+        DVec2::new(1.0, 0.0),
+        DVec2::new(1.0, 1.0),
+        DVec2::new(0.0, 1.0),
+        DVec2::new(-0.0, 0.5),
+        DVec2::new(0.0, 0.0),
+        DVec2::new(-0.0, -0.0),
+    ];
+    for alg in Algorithm2d::ALL {
+        let h = alg.run_f64(&square).unwrap();
+        let got: Vec<DVec2> = h.iter().map(|&i| square[i]).collect();
+        assert_eq!(
+            got,
+            [
+                DVec2::ZERO,
+                DVec2::new(1.0, 0.0),
+                DVec2::ONE,
+                DVec2::new(0.0, 1.0)
+            ],
+            "{}",
+            alg.name()
+        );
+    }
+    let mut rng = Rng::new(0x17_0001);
+    // Two regimes the predicates are exact in: huge and moderate values with zeros of
+    // both signs, and sets of only tiny values (subnormals included), which are scaled
+    // up exactly. (Values below about 1e-100 beside values of 1 or more can still make a
+    // product of two differences underflow: not covered yet.)
+    let magnitude = |rng: &mut Rng, tiny: bool| -> f64 {
+        match (rng.below(4), tiny) {
+            (0, _) => 0.0,
+            (1, _) => -0.0,
+            (2, true) => 5e-324 * (1 + rng.below(100)) as f64,
+            (_, true) => 10f64.powf(rng.range(-320.0, -250.0)),
+            (2, false) => 10f64.powf(rng.range(55.0, 60.0)),
+            (_, false) => rng.range(-3.0, 3.0),
+        }
+    };
+    for case in 0..3000 {
+        let n = 3 + rng.below(12);
+        let tiny = case % 2 == 0;
+        let pts: Vec<DVec2> = (0..n)
+            .map(|_| {
+                let sx = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                let sy = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                DVec2::new(
+                    sx * magnitude(&mut rng, tiny),
+                    sy * magnitude(&mut rng, tiny),
+                )
+            })
+            .collect();
+        let want = hull::Algorithm2d::MonotoneChain.run_f64(&pts).unwrap();
+        for alg in Algorithm2d::ALL {
+            let got = alg.run_f64(&pts).unwrap();
+            let (a, b): (Vec<DVec2>, Vec<DVec2>) = (
+                got.iter().map(|&i| pts[i]).collect(),
+                want.iter().map(|&i| pts[i]).collect(),
+            );
+            assert_eq!(a, b, "case {case}: {} vs monotone on {pts:?}", alg.name());
+        }
+        let v: Vec<DVec2> = want.iter().map(|&i| pts[i]).collect();
+        let lowest = pts
+            .iter()
+            .copied()
+            .min_by(|p, q| (p.y, p.x).partial_cmp(&(q.y, q.x)).unwrap())
+            .unwrap();
+        assert_eq!(v[0], lowest, "case {case}: start of {pts:?}");
+        for w in 0..v.len() {
+            assert!(
+                v.iter().filter(|&&q| q == v[w]).count() == 1,
+                "case {case}: repeated vertex in {v:?}"
+            );
+        }
+    }
+}

@@ -8,10 +8,14 @@
 //! makes the builders agree with each other and with brute force, and what keeps them
 //! from the inconsistent decisions that make floating-point hull codes loop or crash.
 //!
-//! The predicates are exact as long as no intermediate product underflows. Inputs are
-//! first rescaled by a power of two (exact) so that the largest coordinate magnitude is
-//! in `[1, 2)`; after that, products of three coordinate differences underflow only when
-//! a set spans more than about 90 orders of magnitude (impossible in the `f32` build).
+//! The predicates are exact as long as no intermediate product underflows or
+//! overflows. Overflow cannot happen below [`MAX_MAGNITUDE_F64`] (products of three
+//! coordinate differences stay below 1e181). A set whose largest magnitude is below 1
+//! is first rescaled up by a power of two (exact) so that it lies in `[1, 2)`; larger
+//! sets are left as given, since scaling them down underflowed their small coordinates.
+//! Products of coordinate differences can then underflow only when a set holds
+//! coordinates below about 1e-100 beside coordinates of magnitude 1 or more (impossible
+//! in the `f32` build); −0.0 is written as +0.0 first.
 
 use glam::{DVec2, DVec3, Vec3Swizzles};
 
@@ -101,7 +105,8 @@ fn scale_pow2(x: f64, k: i32) -> f64 {
     x * pow2(h) * pow2(k - h)
 }
 
-/// The exponent `k` that brings `max_abs` into `[1, 2)` (0 for an all-zero set).
+/// The exponent `k` that brings `max_abs` into `[1, 2)` (0 for an all-zero set; negative
+/// for a set above 2, which [`prepare`] does not scale).
 fn normalising_exponent(max_abs: f64) -> i32 {
     if max_abs == 0.0 {
         return 0;
@@ -121,8 +126,9 @@ fn normalising_exponent(max_abs: f64) -> i32 {
 pub const MAX_MAGNITUDE_F64: f64 = 1e60;
 
 /// Validates points given as `f64` coordinate arrays (non-empty, finite, magnitude at most
-/// `limit`) and rescales them by one power of two so the largest magnitude is in
-/// `[1, 2)`. Every entry point below is this with its own input type and limit.
+/// `limit`), rescales a set whose largest magnitude is below 1 by one power of two so that
+/// it lies in `[1, 2)`, and writes −0.0 as +0.0. Every entry point below is this with its
+/// own input type and limit.
 fn prepare<const N: usize>(
     points: impl ExactSizeIterator<Item = [f64; N]> + Clone,
     limit: f64,
@@ -146,12 +152,19 @@ fn prepare<const N: usize>(
             max_abs = max_abs.max(c.abs());
         }
     }
-    let k = normalising_exponent(max_abs);
-    Ok(points.map(|p| p.map(|c| scale_pow2(c, k))).collect())
+    // Only small sets are scaled (up, exactly): scaling a set whose largest magnitude is
+    // above 1 down to [1, 2) underflowed its small coordinates (1e-300 beside 1e60 became
+    // 0, and the hull of the scaled points was not the hull of the input), and at most
+    // `MAX_MAGNITUDE_F64` the predicates' products cannot overflow anyway. Adding +0.0
+    // turns −0.0 into +0.0: the orders below compare with `total_cmp`, which puts −0.0
+    // before +0.0, and a start point "below" its equals broke Graham's angular order (a
+    // panic in the sort) and the start vertex of every algorithm.
+    let k = normalising_exponent(max_abs).max(0);
+    Ok(points.map(|p| p.map(|c| scale_pow2(c, k) + 0.0)).collect())
 }
 
 /// Validates 2D input (magnitudes up to [`MAX_MAGNITUDE`]) and returns it in `f64`,
-/// rescaled by a power of two.
+/// prepared as the module doc says.
 pub(crate) fn prepare2(points: &[Vector2]) -> Result<Vec<DVec2>, HullError> {
     let it = points.iter().map(|p| [p.x as f64, p.y as f64]);
     Ok(prepare(it, MAX_MAGNITUDE as f64)?
@@ -161,7 +174,7 @@ pub(crate) fn prepare2(points: &[Vector2]) -> Result<Vec<DVec2>, HullError> {
 }
 
 /// Validates 3D input (magnitudes up to [`MAX_MAGNITUDE`]) and returns it in `f64`,
-/// rescaled by a power of two.
+/// prepared as the module doc says.
 pub(crate) fn prepare3(points: &[Point]) -> Result<Vec<DVec3>, HullError> {
     let it = points.iter().map(|p| [p.x as f64, p.y as f64, p.z as f64]);
     Ok(prepare(it, MAX_MAGNITUDE as f64)?

@@ -301,7 +301,7 @@ impl<'a> Builder<'a> {
     /// determinant by less than `16 ε Σᵢ Nᵢ |wᵢ|`, where `Nᵢ` is the sum of the absolute
     /// values of the two products forming `nᵢ` (each subtraction, product and sum adds at
     /// most one relative rounding of its operands' absolute values, about 8ε in all; 16
-    /// is a safe round-up). Coordinates are scaled into `[−2, 2]`, and an absolute term
+    /// is a safe round-up). Coordinates are at most 1e60 (no overflow), and an absolute term
     /// covers underflow. When `|d|` is above the bound its sign is the exact sign;
     /// otherwise Shewchuk's adaptive `orient3d` decides.
     #[inline]
