@@ -172,11 +172,7 @@ fn run_scene(args: &[String]) -> ExitCode {
 }
 
 /// Reads JSON lines from `file` (or standard input) and writes one answer per line.
-fn serve(
-    command: &str,
-    file: Option<&str>,
-    answer: impl Fn(&str) -> serde_json::Value,
-) -> ExitCode {
+fn serve(command: &str, file: Option<&str>, answer: impl Fn(&str) -> String) -> ExitCode {
     let input: Box<dyn Read> = match file {
         None | Some("-") => Box::new(io::stdin()),
         Some(path) => match std::fs::File::open(path) {
@@ -191,6 +187,7 @@ fn serve(
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut buf = Vec::new();
+    let mut first = true;
     loop {
         buf.clear();
         match reader.read_until(b'\n', &mut buf) {
@@ -202,9 +199,18 @@ fn serve(
                 return ExitCode::from(1);
             }
         }
-        let answer = match std::str::from_utf8(&buf) {
+        // A byte-order mark at the start of the input is a marker, not part of the line.
+        let bytes = match (first, buf.strip_prefix("\u{feff}".as_bytes())) {
+            (true, Some(rest)) => rest,
+            _ => &buf[..],
+        };
+        first = false;
+        let answer = match std::str::from_utf8(bytes) {
             Ok(line) => {
-                if line.trim().is_empty() {
+                // Lines of JSON whitespace only (space, tab, CR) carry no query and get
+                // no answer; any other line, other Unicode spaces included, is answered
+                // (an error when it is not a JSON object).
+                if line.trim_matches([' ', '\t', '\r', '\n']).is_empty() {
                     continue;
                 }
                 answer(line)
@@ -212,7 +218,8 @@ fn serve(
             Err(e) => serde_json::json!({"error": {
                 "kind": "invalid_json",
                 "message": format!("line is not valid UTF-8: {e}"),
-            }}),
+            }})
+            .to_string(),
         };
         if writeln!(out, "{answer}").is_err() {
             // The reader went away (e.g. `| head`): nothing more to do.

@@ -4,6 +4,16 @@
 //! cannot be answered gets `{"id": ..., "error": {"kind": ..., "message": ...}}`; the
 //! tool then goes on. Error kinds: `invalid_json`, `invalid_query`, `invalid_shape`,
 //! `invalid_pose`.
+//!
+//! Decided at the edges of the format (each pinned by a CLI test):
+//! - `id` is echoed exactly as written, as raw JSON text: an integer beyond 64 bits stays
+//!   that integer, `-0` stays `-0`, `1.50e3` stays `1.50e3`;
+//! - a UTF-8 byte-order mark before the first line is skipped;
+//! - a line of JSON whitespace only (space, tab, carriage return) carries no query and
+//!   gets no answer; every other line gets one, so a line of other Unicode spaces is an
+//!   `invalid_json` error;
+//! - lengths and coordinates are held to `shape::MAX_MAGNITUDE` as written, before they
+//!   are rounded to the build's precision.
 
 use minkowski::query::compound::{self, Collider};
 use minkowski::query::manifold::manifold_compound;
@@ -13,6 +23,7 @@ use minkowski::shape::{
     RoundedShape, Segment, Shape, Sphere, Triangle,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 /// A line that cannot be answered: the protocol's error kind and a message.
@@ -33,14 +44,26 @@ fn shape_err(message: impl Into<String>) -> LineError {
     err("invalid_shape", message)
 }
 
-/// Reads a JSON number as [`Real`]; NaN cannot appear in JSON, but values outside the
-/// precision's range become infinite and are rejected by the shape constructors.
+/// A JSON number as [`Real`], its magnitude held to [`minkowski::shape::MAX_MAGNITUDE`]
+/// *as written*, before rounding to the build's precision (in f32, 100000004 would
+/// otherwise round to the limit 1e8 and pass). `what` names it in the error.
+fn within_limit(x: f64, what: &str, make: fn(String) -> LineError) -> Result<Real, LineError> {
+    let max = minkowski::shape::MAX_MAGNITUDE;
+    if x.abs() > max as f64 {
+        return Err(make(format!(
+            "{what} magnitude must be <= {max:?}, got {x:?}"
+        )));
+    }
+    Ok(x as Real)
+}
+
+/// Reads a JSON number as [`Real`] (NaN cannot appear in JSON; see [`within_limit`]).
 fn number(obj: &Map<String, Value>, ty: &str, field: &str) -> Result<Real, LineError> {
     match obj.get(field) {
         Some(Value::Number(n)) => n
             .as_f64()
-            .map(|x| x as Real)
-            .ok_or_else(|| shape_err(format!("{ty} {field} must be a number"))),
+            .ok_or_else(|| shape_err(format!("{ty} {field} must be a number")))
+            .and_then(|x| within_limit(x, &format!("{ty} {field}"), shape_err_owned)),
         Some(other) => Err(shape_err(format!(
             "{ty} {field} must be a number, got {}",
             kind_of(other)
@@ -76,10 +99,10 @@ fn vec3(v: &Value, what: &str, make: fn(String) -> LineError) -> Result<Vector, 
     }
     let mut out = [0.0 as Real; 3];
     for (i, x) in arr.iter().enumerate() {
-        out[i] = x
+        let x = x
             .as_f64()
-            .ok_or_else(|| make(format!("{what}[{i}] must be a number, got {}", kind_of(x))))?
-            as Real;
+            .ok_or_else(|| make(format!("{what}[{i}] must be a number, got {}", kind_of(x))))?;
+        out[i] = within_limit(x, &format!("{what}[{i}]"), make)?;
     }
     Ok(Vector::from_array(out))
 }
@@ -510,20 +533,31 @@ fn has_non_finite(v: &Value) -> bool {
 }
 
 /// Answers one input line (never panics): the answer object, or an error object.
-pub fn answer_line(line: &str) -> Value {
+pub fn answer_line(line: &str) -> String {
     answer_line_with(line, answer)
 }
 
-/// Answers one input line with `answer_fn` for the parsed object: echoes `id`, and turns
-/// unparsable lines and `answer_fn`'s errors into error objects.
+/// The `id` of a query line exactly as written (its JSON text), when the line is an
+/// object with one. serde_json's numbers would otherwise turn an id beyond `i64`/`u64`
+/// into a float and `-0` into `-0.0`; the protocol echoes ids verbatim.
+fn raw_id(line: &str) -> Option<Box<RawValue>> {
+    let fields: std::collections::BTreeMap<String, Box<RawValue>> =
+        serde_json::from_str(line).ok()?;
+    fields.get("id").cloned()
+}
+
+/// Answers one input line with `answer_fn` for the parsed object: echoes `id` verbatim,
+/// and turns unparsable lines and `answer_fn`'s errors into error objects. Returns the
+/// answer's JSON text (one line).
 pub fn answer_line_with(
     line: &str,
     answer_fn: impl FnOnce(&Map<String, Value>) -> Result<Map<String, Value>, LineError>,
-) -> Value {
+) -> String {
     let parsed: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
-            return json!({"error": {"kind": "invalid_json", "message": e.to_string()}});
+            return json!({"error": {"kind": "invalid_json", "message": e.to_string()}})
+                .to_string();
         }
     };
     let obj = match parsed.as_object() {
@@ -532,13 +566,11 @@ pub fn answer_line_with(
             return json!({"error": {
                 "kind": "invalid_query",
                 "message": format!("a query must be a JSON object, got {}", kind_of(&parsed)),
-            }});
+            }})
+            .to_string();
         }
     };
     let mut out = Map::new();
-    if let Some(id) = obj.get("id") {
-        out.insert("id".into(), id.clone());
-    }
     match answer_fn(obj) {
         Ok(fields) => out.extend(fields),
         Err(e) => {
@@ -548,5 +580,18 @@ pub fn answer_line_with(
             );
         }
     }
-    Value::Object(out)
+    out.remove("id");
+    let Some(id) = obj.get("id") else {
+        return Value::Object(out).to_string();
+    };
+    let Some(raw) = raw_id(line) else {
+        out.insert("id".into(), id.clone());
+        return Value::Object(out).to_string();
+    };
+    let body = Value::Object(out).to_string();
+    if body == "{}" {
+        format!("{{\"id\":{}}}", raw.get())
+    } else {
+        format!("{{\"id\":{},{}", raw.get(), &body[1..])
+    }
 }

@@ -446,3 +446,74 @@ fn shape_from_json(v: &Value) -> minkowski::shape::Shape {
         other => panic!("test shape {other}"),
     }
 }
+
+/// The tool's raw output text for `input` (ids must be compared as written, which a
+/// parsed `Value` cannot do beyond 64-bit integers).
+fn raw_query(input: &[u8]) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The hostile-input campaign's protocol findings (issue 17, class 9), decided and
+/// documented in the protocol module: ids are echoed as written (an id beyond
+/// `i64`/`u64` came back as a float, `-0` as `-0.0`); a byte-order mark before the first
+/// line is skipped (it gave `invalid_json`); a line of JSON whitespace only carries no
+/// query and gets no answer, while any other line, one of other Unicode spaces included,
+/// gets one (it was silently skipped); the magnitude limit applies to numbers as written,
+/// before rounding to the build's precision (a radius of 100000004 was accepted as 1e8
+/// in f32).
+#[test]
+fn ids_as_written_bom_blank_lines_and_limits_before_rounding() {
+    let q = |id: &str| {
+        format!(r#"{{"id": {id}, "query": "intersects", "a": {SPHERE}, "b": {SPHERE}}}"#)
+    };
+    let mut input: Vec<u8> = "\u{feff}".as_bytes().to_vec();
+    for id in [
+        "123456789012345678901234567890",
+        "-0",
+        "1.50e3",
+        r#"[1, {"x": 2.50}]"#,
+    ] {
+        input.extend_from_slice(q(id).as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"   \t\r\n\n");
+    input.extend_from_slice("\u{2003}\n".as_bytes());
+    let big = r#"{"type": "sphere", "radius": 100000004}"#;
+    input.extend_from_slice(
+        format!(r#"{{"id": 9, "query": "intersects", "a": {big}, "b": {SPHERE}}}"#).as_bytes(),
+    );
+    input.push(b'\n');
+    let out = raw_query(&input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(
+        lines[0].starts_with(r#"{"id":123456789012345678901234567890,"#),
+        "{out}"
+    );
+    assert!(lines[1].starts_with(r#"{"id":-0,"#), "{out}");
+    assert!(lines[2].starts_with(r#"{"id":1.50e3,"#), "{out}");
+    assert!(lines[3].starts_with(r#"{"id":[1, {"x": 2.50}],"#), "{out}");
+    for line in &lines[..4] {
+        assert!(line.ends_with(r#""intersects":true}"#), "{out}");
+    }
+    assert!(lines[4].contains("invalid_json"), "{out}");
+    if cfg!(feature = "f64") {
+        assert!(lines[5].contains(r#""intersects":true"#), "{out}");
+    } else {
+        assert!(
+            lines[5].starts_with(r#"{"id":9,"error":{"kind":"invalid_shape""#),
+            "{out}"
+        );
+    }
+}
