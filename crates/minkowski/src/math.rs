@@ -271,6 +271,18 @@ pub(crate) fn normalize_robust(v: Vector) -> Option<Vector> {
     (v / m).try_normalize()
 }
 
+/// `‖v‖`, computed after dividing by the largest component so that the squares neither
+/// underflow (in f32, two points 3e-24 apart had `length()` 0) nor overflow.
+#[inline]
+pub(crate) fn length_robust(v: Vector) -> Real {
+    let m = v.abs().max_element();
+    if m > 0.0 && m.is_finite() {
+        (v / m).length() * m
+    } else {
+        m
+    }
+}
+
 /// Any unit vector orthogonal to the unit (or non-zero) vector `v`.
 #[inline]
 pub(crate) fn any_orthogonal(v: Vector) -> Vector {

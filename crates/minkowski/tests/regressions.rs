@@ -154,3 +154,27 @@ fn boxes_touching_along_an_edge_line_give_coincident_witnesses() {
         }
     }
 }
+
+/// The hostile-input campaign's scale sweep (issue 17, class 4), for the closed forms: in
+/// f32, two points 3e-24 apart answered distance 0 and "intersecting", because the
+/// square of the gap (9e-48) underflows; a small ball just off a box's face was taken
+/// for inside it. Closed forms now measure lengths after dividing by the largest
+/// component.
+#[test]
+fn tiny_closed_form_gaps_are_not_lost_to_underflow() {
+    use minkowski::shape::{PointShape, Sphere};
+    for scale in [1e-30 as Real, 1e-24, 1e-20, 1e-12, 1.0] {
+        let at = |x: Real| Pose::from_translation(Vector::new(x, 0.0, 0.0)).unwrap();
+        let p = Shape::from(PointShape::ORIGIN);
+        let d = query::distance(&p, &at(0.0), &p, &at(3.0 * scale));
+        assert!((d.distance / scale - 3.0).abs() < 1e-5, "{scale}: {d:?}");
+        assert!(!query::intersects(&p, &at(0.0), &p, &at(3.0 * scale)));
+        let ball = Shape::from(Sphere::new(scale).unwrap());
+        let c = query::contact(&ball, &at(0.0), &ball, &at(3.0 * scale));
+        assert!((c.distance / scale - 1.0).abs() < 1e-5, "{scale}: {c:?}");
+        let cube = Shape::from(Cuboid::new(Vector::splat(scale)).unwrap());
+        let c = query::contact(&cube, &at(0.0), &ball, &at(2.5 * scale));
+        assert!((c.distance / scale - 0.5).abs() < 1e-5, "{scale}: {c:?}");
+        assert!((c.normal - Vector::X).length() < 1e-5, "{scale}: {c:?}");
+    }
+}

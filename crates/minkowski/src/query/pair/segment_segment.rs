@@ -7,7 +7,7 @@
 //! and parallel lines.
 
 use super::LocalContact;
-use crate::math::{any_orthogonal, normalize_robust, Point, Real, Vector};
+use crate::math::{any_orthogonal, length_robust, normalize_robust, Point, Real, Vector};
 
 /// Closest points `(on segment 1, on segment 2)`.
 pub(crate) fn closest_points(p1: Point, q1: Point, p2: Point, q2: Point) -> (Point, Point) {
@@ -119,7 +119,7 @@ pub(crate) fn contact(
 ) -> LocalContact {
     let (ca, cb, s, t) = closest_parameters(p1, q1, p2, q2);
     let d = cb - ca;
-    let len = d.length();
+    let len = length_robust(d);
     let (d1, d2) = (q1 - p1, q2 - p2);
     let across = d1.cross(d2);
     let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;

@@ -1,7 +1,7 @@
 //! Box–sphere: closed form in the box's frame.
 
 use super::LocalContact;
-use crate::math::{Point, Real, Vector};
+use crate::math::{length_robust, Point, Real, Vector};
 
 /// Contact between the box `[-h, h]` (shape A, at the origin of this frame) and the ball
 /// of radius `r` centred at `c` (shape B).
@@ -11,9 +11,8 @@ use crate::math::{Point, Real, Vector};
 pub(crate) fn contact(h: Vector, c: Point, r: Real) -> LocalContact {
     let q = c.clamp(-h, h);
     let d = c - q;
-    let len2 = d.length_squared();
-    if len2 > 0.0 {
-        let len = len2.sqrt();
+    let len = length_robust(d);
+    if len > 0.0 {
         let normal = d / len;
         return LocalContact {
             distance: len - r,

@@ -1,7 +1,7 @@
 //! Sphere–sphere (and any two point cores with margins): closed form.
 
 use super::LocalContact;
-use crate::math::{Point, Real, Vector};
+use crate::math::{length_robust, Point, Real, Vector};
 
 /// Contact between balls centred at `ca` (radius `ra`) and `cb` (radius `rb`).
 ///
@@ -9,7 +9,7 @@ use crate::math::{Point, Real, Vector};
 /// normal, and +Y is returned.
 pub(crate) fn contact(ca: Point, ra: Real, cb: Point, rb: Real) -> LocalContact {
     let d = cb - ca;
-    let len = d.length();
+    let len = length_robust(d);
     let normal = if len > 0.0 { d / len } else { Vector::Y };
     LocalContact {
         distance: len - ra - rb,
