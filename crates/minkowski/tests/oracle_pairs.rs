@@ -15,6 +15,7 @@ mod common;
 use common::*;
 use glam::DVec3;
 use minkowski::query;
+use minkowski::shape::Shape;
 use minkowski::{Pose, Vector};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,9 +28,9 @@ enum Category {
 }
 
 struct Case {
-    a: minkowski::shape::Shape,
+    a: Shape,
     pa: Pose,
-    b: minkowski::shape::Shape,
+    b: Shape,
     pb: Pose,
     oa: Placed,
     ob: Placed,
@@ -89,18 +90,25 @@ fn make_case(rng: &mut Rng, ka: &str, kb: &str, scale: f64, cat: Category) -> Ca
         let (sd, n) = oracle_sd(&oa, &ob, poly);
         pb = Pose::new(pb.rotation(), v3(d3(pb.translation()) + n * (target - sd))).unwrap();
     }
-    let oa = Placed::new(sa, &pa);
-    let ob = Placed::new(sb, &pb);
-    let exact = poly.then(|| oracle_sd(&oa, &ob, true).0);
-    Case {
-        a,
-        pa,
-        b,
-        pb,
-        oa,
-        ob,
-        scale,
-        exact,
+    Case::placed((a, sa, pa), (b, sb, pb), poly, scale)
+}
+
+impl Case {
+    /// The case of two shapes (library shape, oracle twin, pose) at their poses, with the
+    /// exact signed distance when both are polytopes.
+    fn placed(a: (Shape, OShape, Pose), b: (Shape, OShape, Pose), poly: bool, scale: f64) -> Self {
+        let (oa, ob) = (Placed::new(a.1, &a.2), Placed::new(b.1, &b.2));
+        let exact = poly.then(|| oracle_sd(&oa, &ob, true).0);
+        Case {
+            a: a.0,
+            pa: a.2,
+            b: b.0,
+            pb: b.2,
+            oa,
+            ob,
+            scale,
+            exact,
+        }
     }
 }
 
@@ -345,20 +353,8 @@ fn concentric_coaxial_and_coincident_pairs() {
                         (pa, pb)
                     }
                 };
-                let oa = Placed::new(sa, &pa);
-                let ob = Placed::new(sb, &pb);
                 let poly = is_poly(ka) && is_poly(kb);
-                let exact = poly.then(|| oracle_sd(&oa, &ob, true).0);
-                let case = Case {
-                    a,
-                    pa,
-                    b,
-                    pb,
-                    oa,
-                    ob,
-                    scale,
-                    exact,
-                };
+                let case = Case::placed((a, sa, pa), (b, sb, pb), poly, scale);
                 let label = format!("{ka}-{kb} concentric rep {rep} scale {scale}");
                 check(&case, &label);
                 cases += 1;
