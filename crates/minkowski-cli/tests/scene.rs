@@ -94,6 +94,11 @@ fn bad_flags_fail_loudly() {
         vec!["--array", "4"],
         vec!["--contacts", "some"],
         vec!["--frobnicate"],
+        // Sweep and prune past its limit on this scene ran for about 17 minutes at
+        // 2,000,000 objects (issue 17, class 8): refused at once.
+        vec!["--objects", "2000000", "--broadphase", "sap"],
+        vec!["--objects", "200001", "--broadphase", "sap"],
+        vec!["--objects", "2000001"],
     ] {
         let (code, _, err) = scene(&args);
         assert_eq!(code, 2, "{args:?}");
