@@ -35,6 +35,9 @@
 //! * **Contact** hands a GJK run that stopped short of its tolerance within
 //!   [`NOISY_SEPARATION`]` σ` of touching to EPA, whose normals come from face edges
 //!   (GJK's direction at that length is rounding noise).
+//! * **Closed forms and the separating-axis test** decide touching with the same floor;
+//!   the box–box test breaks ties between axes within [`SAT_SLACK`], and manifolds keep
+//!   points within the touching floor of the margin.
 //! * **Bounds carried between frames and grown boxes** (the world's separations, a
 //!   compound's part boxes) allow [`SLACK`] floors, which also covers their own rounding.
 
@@ -89,6 +92,11 @@ pub const TIE_TILT: Real = 6e-8;
 /// Below this separation (relative to σ) a GJK run that did not converge is handed to
 /// EPA for its normal (`1024 ε`).
 pub const NOISY_SEPARATION: Real = 1024.0 * EPSILON;
+
+/// The separating-axis tests' rounding slack, relative to the coordinates' size
+/// (`64 ε`): axes whose overlaps differ by less are ties, and a clip emptied by rounding
+/// (faces meeting along a line) is redone with the side planes moved out by as much.
+pub const SAT_SLACK: Real = 64.0 * EPSILON;
 
 /// How many touching floors a bound carried between frames, or a box grown for
 /// pruning, allows for (which also covers the bound's or the box's own rounding).

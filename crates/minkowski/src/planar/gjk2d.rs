@@ -23,7 +23,7 @@
 //! cores minus the radii.
 
 use super::shape2d::{Core2d, Shape2d};
-use crate::math::{Real, Vector2, EPSILON};
+use crate::math::{Real, Vector2};
 use crate::query::gjk::GjkStatus;
 
 /// Options of the 2D GJK.
@@ -165,7 +165,7 @@ fn run(a: &Core2d<'_>, b: &Core2d<'_>, v0: Vector2, opts: &Gjk2dOptions) -> Dist
         scale = scale
             .max(w.a.abs().max_element())
             .max(w.b.abs().max_element());
-        let abs_tol = 16.0 * EPSILON * scale;
+        let abs_tol = crate::tolerance::DEFAULT_ABS_TOLERANCE * scale;
         let vlen = v.length();
         if vlen > 0.0 {
             lower = lower.max(v.dot(w.w) / vlen);

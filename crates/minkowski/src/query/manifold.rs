@@ -74,7 +74,7 @@ pub const MAX_MANIFOLD_POINTS: usize = 4;
 /// Points whose separation exceeds `margin` by no more than this, relative to the size
 /// of the coordinates involved, are kept (rounding: two boxes resting exactly on each
 /// other have corner separations of a few units in the last place either side of 0).
-pub const SEPARATION_REL_TOLERANCE: Real = 16.0 * EPSILON;
+pub const SEPARATION_REL_TOLERANCE: Real = crate::tolerance::DEFAULT_ABS_TOLERANCE;
 
 /// Two nearly parallel edges (two capsules side by side, a box edge along another) give
 /// two points only when doing so puts no point farther than this, relative to the size of

@@ -27,11 +27,7 @@
 use super::segment_segment::closest_points;
 use super::LocalContact;
 use crate::math::{Matrix3, Point, Real, Vector, EPSILON};
-
-/// Rounding slack of the box–box test, in units of `ε` times the coordinates' size:
-/// axes whose overlaps differ by less are ties (A's face axes win them), and a clip
-/// emptied by rounding is redone with the side planes moved out by as much.
-const SLACK_ROUNDING: Real = 64.0;
+use crate::tolerance::SAT_SLACK;
 
 #[derive(Clone, Copy)]
 enum Axis {
@@ -49,7 +45,7 @@ pub(crate) fn contact(ha: Vector, hb: Vector, rot: Matrix3, t: Vector) -> Option
         .max_element()
         .max(hb.max_element())
         .max(t.abs().max_element());
-    let bias = SLACK_ROUNDING * EPSILON * scale;
+    let bias = SAT_SLACK * scale;
     let mut best_overlap = Real::INFINITY;
     let mut best_n = Vector::Y;
     let mut best_axis = Axis::FaceA(1);
@@ -200,7 +196,7 @@ fn face_witness(
             .max(h_inc.max_element())
             .max(t.abs().max_element());
         poly = face;
-        len = clip_sides(&mut poly, SLACK_ROUNDING * EPSILON * size);
+        len = clip_sides(&mut poly, SAT_SLACK * size);
     }
     let deepest = if len > 0 {
         let mut p = poly[0];
