@@ -345,14 +345,8 @@ fn example_file_answers_every_line() {
 #[test]
 fn tool_answers_equal_library_answers_exactly() {
     use minkowski::query;
-    use minkowski::{Pose, Real, Rotation, Vector};
-    let mut state = 0x1234_5678_9abc_def0u64;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    };
+    use minkowski::{Pose, Real, Vector};
+    let mut rnd = common::xorshift(0x1234_5678_9abc_def0);
     let shapes = [
         r#"{"type": "cuboid", "half_extents": [0.5, 0.3, 0.7]}"#,
         r#"{"type": "cylinder", "half_height": 0.6, "radius": 0.4}"#,
@@ -365,23 +359,15 @@ fn tool_answers_equal_library_answers_exactly() {
     let mut expected = Vec::new();
     for i in 0..300 {
         let (ia, ib) = (i % shapes.len(), (i * 7 + 1) % shapes.len());
-        let q = [rnd(), rnd(), rnd(), rnd()];
-        let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let (t, r) = (
-            [rnd() * 1.5, rnd() * 1.5, rnd() * 1.5],
-            [q[0] / n, q[1] / n, q[2] / n, q[3] / n],
-        );
+        let (pose_text, pose_b) = common::random_pose(&mut rnd, 1.5);
         let kind = ["intersects", "distance", "closest_points", "contact"][i % 4];
         lines.push_str(&format!(
-            r#"{{"id": {i}, "query": "{kind}", "a": {}, "b": {}, "pose_b": {{"translation": [{}, {}, {}], "rotation": [{}, {}, {}, {}]}}}}"#,
-            shapes[ia], shapes[ib], t[0], t[1], t[2], r[0], r[1], r[2], r[3]
+            r#"{{"id": {i}, "query": "{kind}", "a": {}, "b": {}, "pose_b": {pose_text}}}"#,
+            shapes[ia], shapes[ib]
         ));
         lines.push('\n');
         // The same query through the library, from the same (parsed) numbers.
         let parse = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
-        let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
-        // (Pose::new renormalises the rotation exactly as the tool's parser does.)
-        let pose_b = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
         expected.push((kind, parse(shapes[ia]), parse(shapes[ib]), pose_b));
     }
     let (code, out, _) = run(&["query"], lines.as_bytes());

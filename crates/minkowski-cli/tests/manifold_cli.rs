@@ -304,14 +304,8 @@ fn compound_lines_answer_every_query_kind() {
 fn tool_manifolds_equal_library_manifolds_exactly() {
     use minkowski::query;
     use minkowski::shape::{Capsule, Cuboid, Cylinder, Shape};
-    use minkowski::{Pose, Real, Rotation, Vector};
-    let mut state = 0x5eed_u64;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    };
+    use minkowski::{Pose, Real, Vector};
+    let mut rnd = common::xorshift(0x5eed);
     let shapes: [(&str, Shape); 3] = [
         (
             r#"{"type": "cuboid", "half_extents": [0.5, 0.3, 0.7]}"#,
@@ -330,18 +324,12 @@ fn tool_manifolds_equal_library_manifolds_exactly() {
     let mut expected = Vec::new();
     for i in 0..150 {
         let (ia, ib) = (i % 3, (i / 3) % 3);
-        let q = [rnd(), rnd(), rnd(), rnd()];
-        let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let r = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
-        let t = [rnd() * 1.2, rnd() * 1.2, rnd() * 1.2];
+        let (pose_text, pose_b) = common::random_pose(&mut rnd, 1.2);
         let margin = (rnd() + 1.0) * 0.1;
         lines.push(format!(
-            r#"{{"id": {i}, "query": "manifold", "margin": {margin}, "a": {}, "b": {}, "pose_b": {{"translation": [{}, {}, {}], "rotation": [{}, {}, {}, {}]}}}}"#,
-            shapes[ia].0, shapes[ib].0, t[0], t[1], t[2], r[0], r[1], r[2], r[3]
+            r#"{{"id": {i}, "query": "manifold", "margin": {margin}, "a": {}, "b": {}, "pose_b": {pose_text}}}"#,
+            shapes[ia].0, shapes[ib].0
         ));
-        let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
-        // (Pose::new renormalises the rotation exactly as the tool's parser does.)
-        let pose_b = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
         expected.push(query::manifold(
             &shapes[ia].1,
             &Pose::IDENTITY,

@@ -27,3 +27,36 @@ pub fn run(args: &[&str], input: &[u8]) -> (i32, Vec<Value>, String) {
         String::from_utf8_lossy(&out.stderr).into(),
     )
 }
+
+/// A seeded xorshift generator of numbers in `[-1, 1)`, for tests that build the same
+/// random query for the tool and for the library.
+#[allow(dead_code)] // not every test binary that includes this module draws poses
+pub fn xorshift(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+}
+
+/// A random pose (a uniform-ish unit quaternion, then a translation within `reach` on
+/// each axis), as the JSON text the tool reads and as the library `Pose` built from the
+/// same numbers (`Pose::new` renormalises the rotation exactly as the tool's parser
+/// does).
+#[allow(dead_code)] // not every test binary that includes this module draws poses
+pub fn random_pose(rnd: &mut impl FnMut() -> f64, reach: f64) -> (String, minkowski::Pose) {
+    use minkowski::{Pose, Real, Rotation, Vector};
+    let q = [rnd(), rnd(), rnd(), rnd()];
+    let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let r = [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+    let t = [rnd() * reach, rnd() * reach, rnd() * reach];
+    let text = format!(
+        r#"{{"translation": [{}, {}, {}], "rotation": [{}, {}, {}, {}]}}"#,
+        t[0], t[1], t[2], r[0], r[1], r[2], r[3]
+    );
+    let rot = Rotation::from_xyzw(r[0] as Real, r[1] as Real, r[2] as Real, r[3] as Real);
+    let pose = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
+    (text, pose)
+}
