@@ -746,13 +746,18 @@ where
         // still overlaps A, and its witnesses are those of a point inside. Answer along
         // the best normal found instead, where the depth is exactly its support value.
         let tol = (rel_tol * upper + abs_tol * scale) as Real;
-        if let Some(e) = along_best_normal(pair, narrow(upper_normal), upper as Real, tol) {
+        if let Some(r) = along_best_normal(pair, narrow(upper_normal), upper as Real, tol) {
             // (The refined depth can sit a rounding below the face's bound.)
             return LocalEpa {
                 status,
-                lower: lower.min(e.depth),
+                depth: r.depth,
+                lower: lower.min(r.depth),
+                upper: r.depth,
+                normal: r.normal,
+                pa: r.pa,
+                pb: r.pb,
                 iterations,
-                ..e
+                refine_iterations: r.iterations,
             };
         }
     }
@@ -767,6 +772,16 @@ where
         iterations,
         refine_iterations: 0,
     }
+}
+
+/// The answer of [`along_best_normal`] (A's frame): depth, unit normal, witnesses with
+/// `pa − pb = depth × normal` within the tolerance, and the support calls it made.
+struct Refined {
+    depth: Real,
+    normal: Vector,
+    pa: Point,
+    pb: Point,
+    iterations: u32,
 }
 
 /// Refinement steps of [`along_best_normal`] (each one GJK run on a separated pair).
@@ -795,13 +810,13 @@ const NORMAL_REFINEMENTS: u32 = 32;
 /// within `tol`, both points on their shapes' supporting planes along the normal, and
 /// the shapes' separation along the normal equal to the depth. `None` if the arithmetic
 /// fails; otherwise the most consistent answer seen within [`NORMAL_REFINEMENTS`] steps.
-fn along_best_normal<A, B>(pair: &Pair<'_, A, B>, n: Vector, h: Real, tol: Real) -> Option<LocalEpa>
+fn along_best_normal<A, B>(pair: &Pair<'_, A, B>, n: Vector, h: Real, tol: Real) -> Option<Refined>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
     let (mut n, mut h) = (n.try_normalize()?, h);
-    let mut best: Option<(Real, LocalEpa)> = None;
+    let mut best: Option<(Real, Refined)> = None;
     let mut iterations = 0;
     for _ in 0..NORMAL_REFINEMENTS {
         let offset = n * h;
@@ -824,16 +839,12 @@ where
         if !(off_normal.is_finite() && depth.is_finite()) {
             break;
         }
-        let answer = LocalEpa {
-            status: EpaStatus::Converged,
+        let answer = Refined {
             depth,
-            lower: depth,
-            upper: depth,
             normal,
             pa,
             pb,
             iterations: 0,
-            refine_iterations: iterations,
         };
         if best.as_ref().map_or(true, |(e, _)| off_normal < *e) {
             best = Some((off_normal, answer));
@@ -845,9 +856,9 @@ where
         h = pair.support(n).w.dot(n);
         iterations += 1;
     }
-    best.map(|(_, mut e)| {
-        e.refine_iterations = iterations;
-        e
+    best.map(|(_, mut r)| {
+        r.iterations = iterations;
+        r
     })
 }
 
