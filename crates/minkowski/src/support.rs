@@ -15,7 +15,7 @@
 //! Adapters take their inner map by value; pass a reference (`&shape`) to borrow, since
 //! `&S` is itself a support map.
 
-use crate::math::{Point, Pose, Real, Vector};
+use crate::math::{Matrix3, Point, Pose, Real, Vector};
 
 /// A convex set given by its support function.
 ///
@@ -107,42 +107,69 @@ impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
 
 /// A support map placed in space by a [`Pose`]: `pose(C)`.
 ///
-/// Its "local" frame is the frame the pose maps into (usually the world frame).
+/// Its "local" frame is the frame the pose maps into: the world frame, or, inside GJK
+/// and EPA, the frame of the other shape (see [`MinkowskiDifference::relative`]). The
+/// rotation is kept as a matrix and its transpose: one support call moves the
+/// direction into the inner set's frame and the point back, two matrix products, which
+/// is cheaper than rotating by a quaternion twice.
 #[derive(Debug, Clone, Copy)]
 pub struct Transformed<S> {
-    /// The wrapped set, in its own local frame.
-    pub inner: S,
-    /// The pose that maps the inner set's local frame into this adapter's frame.
-    pub pose: Pose,
+    inner: S,
+    rot: Matrix3,
+    rot_t: Matrix3,
+    translation: Vector,
 }
 
 impl<S> Transformed<S> {
     /// Places `inner` at `pose`.
-    pub fn new(inner: S, pose: Pose) -> Self {
-        Self { inner, pose }
+    pub fn new(inner: S, pose: &Pose) -> Self {
+        let rot = Matrix3::from_quat(pose.rotation());
+        Self {
+            inner,
+            rot,
+            rot_t: rot.transpose(),
+            translation: pose.translation(),
+        }
+    }
+
+    /// The wrapped set, in its own local frame.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The translation of the placement (length units, this adapter's frame).
+    pub fn translation(&self) -> Vector {
+        self.translation
+    }
+
+    /// The same set moved by a further `offset` (this adapter's frame).
+    pub fn translated(&self, offset: Vector) -> Self
+    where
+        S: Copy,
+    {
+        Self {
+            translation: self.translation + offset,
+            ..*self
+        }
     }
 }
 
 impl<S: SupportMap> SupportMap for Transformed<S> {
     #[inline]
     fn local_support(&self, dir: Vector) -> Point {
-        let local_dir = self.pose.inverse_transform_vector(dir);
-        self.pose
-            .transform_point(self.inner.local_support(local_dir))
+        self.rot * self.inner.local_support(self.rot_t * dir) + self.translation
     }
     #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
-        let local_dir = self.pose.inverse_transform_vector(dir);
-        self.pose
-            .transform_point(self.inner.local_support_hinted(local_dir, hint))
+        self.rot * self.inner.local_support_hinted(self.rot_t * dir, hint) + self.translation
     }
     #[inline]
     fn hinted_point(&self, hint: u32) -> Option<Point> {
-        Some(self.pose.transform_point(self.inner.hinted_point(hint)?))
+        Some(self.rot * self.inner.hinted_point(hint)? + self.translation)
     }
     #[inline]
     fn local_center(&self) -> Point {
-        self.pose.transform_point(self.inner.local_center())
+        self.rot * self.inner.local_center() + self.translation
     }
 }
 
@@ -262,6 +289,61 @@ impl<A: SupportMap, B: SupportMap> MinkowskiDifference<A, B> {
         let b = self.b.local_support(-dir);
         SupportPoint { w: a - b, a, b }
     }
+
+    /// [`support_point`](Self::support_point) with the two sets' search hints (see
+    /// [`SupportMap::local_support_hinted`]): `hints[0]` for A, `hints[1]` for B, each
+    /// left at its answer for the next call.
+    #[inline]
+    pub fn support_point_hinted(&self, dir: Vector, hints: &mut [u32; 2]) -> SupportPoint {
+        let a = self.a.local_support_hinted(dir, &mut hints[0]);
+        let b = self.b.local_support_hinted(-dir, &mut hints[1]);
+        SupportPoint { w: a - b, a, b }
+    }
+
+    /// The point of the difference whose sources the hints name (see
+    /// [`SupportMap::hinted_point`]), when both sets can name them.
+    #[inline]
+    pub fn hinted_point(&self, [ha, hb]: [u32; 2]) -> Option<SupportPoint> {
+        let a = self.a.hinted_point(ha)?;
+        let b = self.b.hinted_point(hb)?;
+        Some(SupportPoint { w: a - b, a, b })
+    }
+}
+
+/// `A ⊖ B` with B placed in A's frame: what GJK and EPA run on (built by
+/// [`MinkowskiDifference::relative`]).
+pub type Relative<A, B> = MinkowskiDifference<A, Transformed<B>>;
+
+impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Relative<&'s A, &'s B> {
+    /// `A ⊖ B` in A's local frame, for A placed at `pose_a` and B at `pose_b`: A as it
+    /// is, B through the relative pose `pose_a⁻¹ · pose_b`. This is the form GJK and EPA
+    /// work on: A's support map is called with no transform at all, and the answers
+    /// are moved to the world frame once, by `pose_a`.
+    pub fn relative(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
+        Self {
+            a,
+            b: Transformed::new(b, &pose_a.inv_mul(pose_b)),
+        }
+    }
+}
+
+impl<A: Copy, B: Copy> Relative<A, B> {
+    /// The same difference with B moved by `offset` (the difference's frame): every
+    /// point of the difference moves by `−offset`.
+    pub fn with_b_translated(&self, offset: Vector) -> Self {
+        Self {
+            a: self.a,
+            b: self.b.translated(offset),
+        }
+    }
+}
+
+impl<A, B> Relative<A, B> {
+    /// The largest coordinate of B's placement: B's support points are `R b + t`, so
+    /// their rounding is set by `|t|` even where the sum comes out small.
+    pub fn translation_magnitude(&self) -> Real {
+        self.b.translation().abs().max_element()
+    }
 }
 
 impl<A: SupportMap, B: SupportMap> SupportMap for MinkowskiDifference<A, B> {
@@ -303,7 +385,7 @@ mod tests {
     fn transformed_and_difference_agree_with_definitions() {
         let s = Sphere::new(2.0).unwrap();
         let pose = Pose::from_translation(Vector::new(5.0, 0.0, 0.0)).expect("valid pose");
-        let t = Transformed::new(&s, pose);
+        let t = Transformed::new(&s, &pose);
         assert!((t.local_support(Vector::X) - Vector::new(7.0, 0.0, 0.0)).length() < 1e-6);
         let d = MinkowskiDifference::new(t, &s);
         let sp = d.support_point(Vector::X);

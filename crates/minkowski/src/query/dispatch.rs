@@ -16,10 +16,11 @@
 
 use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
 use super::epa::{self, EpaOptions};
-use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode, Pair};
+use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
 use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
+use crate::support::{MinkowskiDifference, Relative, SupportMap};
 use crate::tolerance::{self, touching_as_zero};
 use crate::with_core;
 
@@ -111,17 +112,15 @@ fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
 /// normal itself, its reverse, GJK's normal and the direction of GJK's best lower bound
 /// — when it is larger by more than the rounding `floor`. The witnesses are kept: a
 /// point common to both shapes within rounding, whatever the normal.
-fn best_touching_normal<A, B>(
-    pair: &Pair<'_, A, B>,
+fn best_touching_normal<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
     g: &LocalGjk,
     floor: Real,
     c: &mut LocalContact,
-) where
-    A: crate::support::SupportMap + ?Sized,
-    B: crate::support::SupportMap + ?Sized,
-{
+) {
     // Separation of the cores along unit `n`: min over B of n·x − max over A of n·x.
-    let separation = |n: crate::math::Vector| -n.dot(pair.support(n).w);
+    let mut separation = |n: crate::math::Vector| -n.dot(pair.support_point_hinted(n, hints).w);
     let Some(own) = c.normal.try_normalize() else {
         return;
     };
@@ -152,12 +151,14 @@ fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point
     )
 }
 
-/// GJK on two cores (monomorphised per pair of core types) with `f` applied to the pair
-/// and the run.
+/// `body` run on the two cores' difference `A ⊖ B` in A's frame
+/// ([`MinkowskiDifference::relative`]), monomorphised per pair of core types, with the
+/// pair's support-search hints (`hints`, starting cold).
 macro_rules! on_cores {
-    ($ca:expr, $cb:expr, $pose_a:expr, $pose_b:expr, |$pair:ident| $body:expr) => {
+    ($ca:expr, $cb:expr, $pose_a:expr, $pose_b:expr, |$pair:ident, $hints:ident| $body:expr) => {
         with_core!($ca, sa => with_core!($cb, sb => {
-            let $pair = Pair::new(sa, $pose_a, sb, $pose_b);
+            let $pair = MinkowskiDifference::relative(sa, $pose_a, sb, $pose_b);
+            let $hints = &mut [u32::MAX; 2];
             $body
         }))
     };
@@ -202,8 +203,14 @@ pub fn separation_bound_with(
         return (c.distance > floor).then_some(c.distance);
     }
     let margin = ma + mb;
-    on_cores!(ca, cb, pose_a, pose_b, |pair| {
-        let r = gjk::run(&pair, Mode::Intersect { margin }, &options.gjk, cache);
+    on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
+        let r = gjk::run(
+            &pair,
+            hints,
+            Mode::Intersect { margin },
+            &options.gjk,
+            cache,
+        );
         match r.outcome(margin, options.gjk.touch_tolerance()) {
             GjkOutcome::Apart { lower, .. } => Some(lower),
             GjkOutcome::Touching | GjkOutcome::Overlapping => None,
@@ -238,8 +245,8 @@ pub fn distance_with(
             0,
         ),
         None => {
-            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
-                gjk::run(&pair, Mode::Distance, &options.gjk, cache)
+            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
+                gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache)
             });
             let gap = match g.outcome(ma + mb, options.gjk.touch_tolerance()) {
                 GjkOutcome::Apart { upper, .. } => upper,
@@ -297,8 +304,8 @@ pub fn closest_points_with(
             analytic_scale(a, b, &rel),
         )
     } else {
-        let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair| {
-            gjk::run(&pair, Mode::Distance, &options.gjk, cache)
+        let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
+            gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache)
         });
         let (pa, pb) = g.simplex.witnesses();
         let sigma = g.scale + ma + mb;
@@ -398,8 +405,8 @@ pub fn contact_with(
         };
     }
     let epa_opts: &EpaOptions = &options.epa;
-    let local = on_cores!(ca, cb, pose_a, pose_b, |pair| {
-        let g = gjk::run(&pair, Mode::Distance, &options.gjk, cache);
+    let local = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
+        let g = gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache);
         let sigma = g.scale;
         let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
         // GJK that stopped short of its tolerance at a separation within the rounding
@@ -408,7 +415,7 @@ pub fn contact_with(
         let noisy = g.status != gjk::GjkStatus::Converged
             && g.vv.sqrt() <= tolerance::NOISY_SEPARATION * g.scale;
         let (mut c, status, method, iterations) = if outcome == GjkOutcome::Overlapping || noisy {
-            let e = epa::with_thread_workspace(|ws| epa::run(&pair, &g, epa_opts, ws));
+            let e = epa::with_thread_workspace(|ws| epa::run(&pair, hints, &g, epa_opts, ws));
             (
                 LocalContact {
                     distance: -e.depth,
@@ -447,7 +454,7 @@ pub fn contact_with(
         let floor = touch_floor(options, sigma);
         let near_zero = outcome == GjkOutcome::Touching || c.distance.abs() <= floor;
         if ma + mb == 0.0 && near_zero {
-            best_touching_normal(&pair, &g, floor, &mut c);
+            best_touching_normal(&pair, hints, &g, floor, &mut c);
         }
         (c, status, method, iterations, sigma, outcome)
     });

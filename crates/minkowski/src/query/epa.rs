@@ -46,9 +46,9 @@
 //! `[lower_bound, upper_bound]` that holds the true depth.
 
 use crate::math::{any_orthogonal, Point, Pose, Real, Vector};
-use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode, Pair};
+use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode};
 use crate::query::simplex::Simplex;
-use crate::support::{SupportMap, SupportPoint};
+use crate::support::{MinkowskiDifference, Relative, SupportMap, SupportPoint};
 use crate::tolerance;
 use glam::DVec3;
 
@@ -407,16 +407,18 @@ enum Start {
 /// Grows GJK's final simplex (1 to 4 points near or around the origin) into a
 /// tetrahedron with non-zero volume, searching support points in directions away from
 /// the current affine hull.
-fn grow<A, B>(pair: &Pair<'_, A, B>, s: &Simplex, tiny: Real, iterations: &mut u32) -> Start
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
+fn grow<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    s: &Simplex,
+    tiny: Real,
+    iterations: &mut u32,
+) -> Start {
     let mut pts: [SupportPoint; 4] = [SupportPoint::default(); 4];
     let mut n = s.len;
     pts[..n].copy_from_slice(&s.verts[..n]);
     if n == 0 {
-        pts[0] = pair.support(Vector::X);
+        pts[0] = pair.support_point_hinted(Vector::X, hints);
         *iterations += 1;
         n = 1;
     }
@@ -430,7 +432,7 @@ where
             Vector::Z,
             -Vector::Z,
         ] {
-            let sp = pair.support(d);
+            let sp = pair.support_point_hinted(d, hints);
             *iterations += 1;
             let dist = (sp.w - pts[0].w).length_squared();
             if dist > best.0 {
@@ -450,7 +452,7 @@ where
         let mut best = (0.0, pts[0]);
         for i in 0..6 {
             let t = i as Real * (core::f64::consts::PI as Real / 3.0);
-            let sp = pair.support(u * t.cos() + v * t.sin());
+            let sp = pair.support_point_hinted(u * t.cos() + v * t.sin(), hints);
             *iterations += 1;
             let dist = (sp.w - pts[0].w).cross(e).length_squared();
             if dist > best.0 {
@@ -469,8 +471,8 @@ where
         if nrm == Vector::ZERO {
             return Start::Flat(any_orthogonal(pts[1].w - pts[0].w));
         }
-        let up = pair.support(nrm);
-        let down = pair.support(-nrm);
+        let up = pair.support_point_hinted(nrm, hints);
+        let down = pair.support_point_hinted(-nrm, hints);
         *iterations += 2;
         let (hu, hd) = ((up.w - pts[0].w).dot(nrm), (pts[0].w - down.w).dot(nrm));
         if hu.max(hd) <= tiny {
@@ -481,16 +483,16 @@ where
     Start::Tetrahedron(pts)
 }
 
-pub(crate) fn run<A, B>(
-    pair: &Pair<'_, A, B>,
+/// EPA on `pair` from GJK's run `gjk` on it (see the module's pseudo-code), in the pair's
+/// frame, with the polytope in `ws`. `hints` are the shapes' support-search hints,
+/// carried on from GJK's run.
+pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
     gjk: &LocalGjk,
     opts: &EpaOptions,
     ws: &mut EpaWorkspace,
-) -> LocalEpa
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
+) -> LocalEpa {
     let abs_tol = tolerance::abs_tolerance(opts.abs_tolerance);
     let mut scale = gjk.scale;
     for p in gjk.simplex.vertices() {
@@ -513,7 +515,7 @@ where
         iterations,
         refine_iterations: 0,
     };
-    let pts = match grow(pair, &gjk.simplex, tiny, &mut iterations) {
+    let pts = match grow(pair, hints, &gjk.simplex, tiny, &mut iterations) {
         Start::Tetrahedron(p) => p,
         Start::Flat(n) => return flat(n, EpaStatus::Degenerate, iterations),
     };
@@ -615,7 +617,7 @@ where
             status = EpaStatus::MaxIterations;
             break;
         }
-        let w = pair.support(narrow(face.n));
+        let w = pair.support_point_hinted(narrow(face.n), hints);
         iterations += 1;
         if !w.w.is_finite() {
             status = EpaStatus::NumericalLimit;
@@ -746,7 +748,7 @@ where
         // still overlaps A, and its witnesses are those of a point inside. Answer along
         // the best normal found instead, where the depth is exactly its support value.
         let tol = (rel_tol * upper + abs_tol * scale) as Real;
-        if let Some(r) = along_best_normal(pair, narrow(upper_normal), upper as Real, tol) {
+        if let Some(r) = along_best_normal(pair, hints, narrow(upper_normal), upper as Real, tol) {
             // (The refined depth can sit a rounding below the face's bound.)
             return LocalEpa {
                 status,
@@ -810,18 +812,28 @@ const NORMAL_REFINEMENTS: u32 = 32;
 /// within `tol`, both points on their shapes' supporting planes along the normal, and
 /// the shapes' separation along the normal equal to the depth. `None` if the arithmetic
 /// fails; otherwise the most consistent answer seen within [`NORMAL_REFINEMENTS`] steps.
-fn along_best_normal<A, B>(pair: &Pair<'_, A, B>, n: Vector, h: Real, tol: Real) -> Option<Refined>
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
+fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    n: Vector,
+    h: Real,
+    tol: Real,
+) -> Option<Refined> {
     let (mut n, mut h) = (n.try_normalize()?, h);
     let mut best: Option<(Real, Refined)> = None;
     let mut iterations = 0;
     for _ in 0..NORMAL_REFINEMENTS {
         let offset = n * h;
-        let moved = pair.translated(offset);
-        let g = gjk::run(&moved, Mode::Distance, &GjkOptions::default(), None);
+        let moved = pair.with_b_translated(offset);
+        // The moved pair's search starts where this one's is, without moving it.
+        let mut moved_hints = *hints;
+        let g = gjk::run(
+            &moved,
+            &mut moved_hints,
+            Mode::Distance,
+            &GjkOptions::default(),
+            None,
+        );
         iterations += g.iterations;
         let (pa, pb) = g.simplex.witnesses();
         let pb = pb - offset;
@@ -853,7 +865,7 @@ where
             break;
         }
         n = normal;
-        h = pair.support(n).w.dot(n);
+        h = pair.support_point_hinted(n, hints).w.dot(n);
         iterations += 1;
     }
     best.map(|(_, mut r)| {
@@ -883,8 +895,9 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let pair = Pair::new(a, pose_a, b, pose_b);
-    let g = gjk::run(&pair, Mode::Distance, gjk_options, None);
+    let pair = MinkowskiDifference::relative(a, pose_a, b, pose_b);
+    let mut hints = [u32::MAX; 2];
+    let g = gjk::run(&pair, &mut hints, Mode::Distance, gjk_options, None);
     if !g.intersecting {
         let r = gjk::to_world(&g, pose_a, gjk_options);
         return Penetration {
@@ -898,7 +911,7 @@ where
             iterations: 0,
         };
     }
-    let e = run(&pair, &g, options, workspace);
+    let e = run(&pair, &mut hints, &g, options, workspace);
     local_to_world(&e, pose_a)
 }
 
@@ -991,9 +1004,16 @@ mod tests {
         for _ in 0..2000 {
             let q = crate::math::Rotation::from_xyzw(rnd(), rnd(), rnd(), rnd()).normalize();
             let pose_b = Pose::new(q, Vector::new(rnd(), rnd(), rnd()) * 0.3).expect("valid pose");
-            let pair = Pair::new(&bx, &Pose::IDENTITY, &c, &pose_b);
-            let g = gjk::run(&pair, Mode::Distance, &GjkOptions::default(), None);
-            let e = run(&pair, &g, &EpaOptions::default(), &mut ws);
+            let pair = MinkowskiDifference::relative(&bx, &Pose::IDENTITY, &c, &pose_b);
+            let mut hints = [u32::MAX; 2];
+            let g = gjk::run(
+                &pair,
+                &mut hints,
+                Mode::Distance,
+                &GjkOptions::default(),
+                None,
+            );
+            let e = run(&pair, &mut hints, &g, &EpaOptions::default(), &mut ws);
             assert_eq!(e.status, EpaStatus::Converged);
             assert!(
                 e.upper - e.lower <= 1e-4 * e.upper.max(1.0),
@@ -1028,11 +1048,18 @@ mod tests {
         let local = pose_b.inverse_transform_point(Vector::ZERO);
         let radial = (local.x * local.x + local.z * local.z).sqrt();
         let exact = (0.8 - radial).min(1.0 - local.y.abs());
-        let pair = Pair::new(&p, &Pose::IDENTITY, &c, &pose_b);
-        let g = gjk::run(&pair, Mode::Distance, &GjkOptions::default(), None);
+        let pair = MinkowskiDifference::relative(&p, &Pose::IDENTITY, &c, &pose_b);
+        let mut hints = [u32::MAX; 2];
+        let g = gjk::run(
+            &pair,
+            &mut hints,
+            Mode::Distance,
+            &GjkOptions::default(),
+            None,
+        );
         assert!(g.intersecting);
         let mut ws = EpaWorkspace::new();
-        let e = run(&pair, &g, &EpaOptions::default(), &mut ws);
+        let e = run(&pair, &mut hints, &g, &EpaOptions::default(), &mut ws);
         assert_eq!(e.status, EpaStatus::Converged);
         assert!((e.depth - exact).abs() < 1e-4, "{} vs {exact}", e.depth);
         assert!(e.lower <= exact + 1e-5 && e.upper >= exact - 1e-5);

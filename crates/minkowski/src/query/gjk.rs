@@ -19,6 +19,39 @@
 //!     if |W| = 4 or ‖v‖ ≤ ε_abs σ        stop: intersecting
 //! ```
 //!
+//! That is the idea. The implementation (`run` and the stages of its `Run`) adds a cache,
+//! a margin for intersection tests, and recovery from stalls; every exit it has is
+//! numbered here as in the code:
+//!
+//! ```text
+//! cached axis   (intersection test with a cache) one support point along the last
+//!               separating axis; beyond margin + ε_abs σ          → 1: apart
+//! warm start    W ← the cached simplex's sources (named by hints, or searched again)
+//! start         v ← closest point of W (or centre difference when W is empty);
+//!               W encloses the origin or ‖v‖ ≤ margin             → 2: overlapping
+//! step, repeated:
+//!               iterations exhausted                               → 3: max iterations
+//!               d ← v, tilted off a tie, or with momentum;  w ← s_D(−d)
+//!               w not finite (a hostile support map)               → 4: numerical limit
+//!               ℓ ← max(ℓ, d·w/‖d‖);  intersection test and
+//!               ℓ > margin + ε_abs σ                               → 5: apart
+//!               ‖v‖ − ℓ ≤ ε_rel ‖v‖ + ε_abs σ                       → 6: converged
+//!               w ∈ W: stall recovery, else                        → 7: converged
+//!               W ← W ∪ {w};  (v', W') ← closest point of conv W
+//!               |W'| = 4                                           → 8: overlapping
+//!               ‖v'‖ < ℓ − ε_abs σ (the sub-algorithm lost
+//!               precision): keep W                                 → 9: converged, or
+//!                                                                     numerical limit
+//!                                                                     if the gap is wide
+//!               ‖v'‖ ≥ ‖v‖: keep W; stall recovery, else           → 10: numerical limit
+//!               v ← v';  ‖v‖ ≤ ε_abs σ or ‖v‖ ≤ margin             → 11: overlapping
+//! stall         in order: drop momentum; tilt d off the tie (twice at most); after no
+//! recovery      progress, restart once from an empty W; each continues the loop
+//! finish        keep the better of before/after the restart; ‖v‖ ≤ ε_abs σ is
+//!               contact; an intersection test that is not certified apart is
+//!               touching; store the cache
+//! ```
+//!
 //! `‖v‖` is an upper bound and `ℓ` a lower bound on the distance at every step, so the
 //! stopping test is a certificate, and both bounds are reported. The closest points on
 //! A and B are the barycentric combinations of the simplex vertices' *source* points
@@ -59,11 +92,9 @@
 //! support map is called without any transform). Results are returned in the world
 //! frame unless a function says otherwise.
 
-use std::cell::Cell;
-
-use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
+use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
-use crate::support::{SupportMap, SupportPoint};
+use crate::support::{MinkowskiDifference, Relative, SupportMap, SupportPoint};
 use crate::tolerance::{self, TIE_TILT, UNCERTIFIED_TOUCH};
 
 /// Which GJK iteration to run.
@@ -266,95 +297,16 @@ pub struct IntersectionResult {
     pub iterations: u32,
 }
 
-/// Two support maps in A's local frame: A as is, B through the relative pose (as a
-/// rotation matrix, cheaper than a quaternion per call), with one support-search hint
-/// per shape carried from call to call.
-pub(crate) struct Pair<'s, A: ?Sized, B: ?Sized> {
-    pub a: &'s A,
-    pub b: &'s B,
-    rot: Matrix3,
-    rot_t: Matrix3,
-    trans: Vector,
-    hints: Cell<[u32; 2]>,
-}
-
-impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Pair<'s, A, B> {
-    /// The pair in A's local frame from the two world poses.
-    pub fn new(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
-        let rel = pose_a.inv_mul(pose_b);
-        let rot = Matrix3::from_quat(rel.rotation());
-        Self {
-            a,
-            b,
-            rot,
-            rot_t: rot.transpose(),
-            trans: rel.translation(),
-            hints: Cell::new([u32::MAX, u32::MAX]),
-        }
-    }
-
-    /// Support point of `A ⊖ B` along `dir` (A's frame), with its sources.
-    #[inline]
-    pub fn support(&self, dir: Vector) -> SupportPoint {
-        let [mut ha, mut hb] = self.hints.get();
-        let a = self.a.local_support_hinted(dir, &mut ha);
-        let b = self.rot * self.b.local_support_hinted(self.rot_t * -dir, &mut hb) + self.trans;
-        self.hints.set([ha, hb]);
-        SupportPoint { w: a - b, a, b }
-    }
-
-    /// The same pair with B translated by `offset` (A's frame).
-    pub fn translated(&self, offset: Vector) -> Self {
-        Self {
-            a: self.a,
-            b: self.b,
-            rot: self.rot,
-            rot_t: self.rot_t,
-            trans: self.trans + offset,
-            hints: Cell::new(self.hints.get()),
-        }
-    }
-
-    /// The point of `A ⊖ B` whose sources the hints name (see
-    /// [`SupportMap::hinted_point`]), when both shapes can name them.
-    #[inline]
-    pub fn hinted(&self, [ha, hb]: [u32; 2]) -> Option<SupportPoint> {
-        let a = self.a.hinted_point(ha)?;
-        let b = self.rot * self.b.hinted_point(hb)? + self.trans;
-        Some(SupportPoint { w: a - b, a, b })
-    }
-
-    /// The current support-search hints of A and B.
-    pub fn hints(&self) -> [u32; 2] {
-        self.hints.get()
-    }
-
-    /// Starts the support searches from `hints` (e.g. a [`GjkCache`]'s).
-    pub fn set_hints(&self, hints: [u32; 2]) {
-        self.hints.set(hints);
-    }
-
-    /// The largest coordinate of B's translation in A's frame.
-    pub fn translation_magnitude(&self) -> Real {
-        self.trans.abs().max_element()
-    }
-
-    /// A point of `A ⊖ B`: centre of A minus centre of B.
-    pub fn center_difference(&self) -> Vector {
-        self.a.local_center() - (self.rot * self.b.local_center() + self.trans)
-    }
-}
-
-/// The cached simplex rebuilt from its vertices' hints alone (see [`Pair::hinted`]):
-/// `None` unless every vertex's sources can be named.
-fn hinted_simplex<A, B>(pair: &Pair<'_, A, B>, c: &GjkCache) -> Option<Simplex>
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
+/// The cached simplex rebuilt from its vertices' hints alone (see
+/// [`MinkowskiDifference::hinted_point`]): `None` unless every vertex's sources can be
+/// named.
+fn hinted_simplex<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    c: &GjkCache,
+) -> Option<Simplex> {
     let mut s = Simplex::new();
     for i in 0..c.len as usize {
-        s.push_hinted(pair.hinted(c.hints[i])?, c.dirs[i], c.hints[i]);
+        s.push_hinted(pair.hinted_point(c.hints[i])?, c.dirs[i], c.hints[i]);
     }
     Some(s)
 }
@@ -430,17 +382,17 @@ fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector, scale: Real) -> 
     }
 }
 
-pub(crate) fn run<A, B>(
-    pair: &Pair<'_, A, B>,
+/// A GJK run on `pair` (see the module's pseudo-code), in the pair's frame. `hints` are
+/// the two shapes' support-search hints, carried in and left for the next support
+/// call on the same pair (EPA's).
+pub(crate) fn run<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
     mode: Mode,
     opts: &GjkOptions,
     mut cache: Option<&mut GjkCache>,
-) -> LocalGjk
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
-    let first = run_variant(pair, mode, opts, cache.as_deref_mut());
+) -> LocalGjk {
+    let first = run_variant(pair, hints, mode, opts, cache.as_deref_mut());
     if opts.variant == GjkVariant::Plain || first.status == GjkStatus::Converged {
         return first;
     }
@@ -451,67 +403,157 @@ where
         max_iterations: opts.max_iterations.saturating_sub(first.iterations).max(8),
         ..*opts
     };
-    let mut second = run_variant(pair, mode, &plain, cache);
+    let mut second = run_variant(pair, hints, mode, &plain, cache);
     second.iterations += first.iterations;
     second
 }
 
-fn run_variant<A, B>(
-    pair: &Pair<'_, A, B>,
+/// One run of one variant: the stages of the module's pseudo-code, in order.
+fn run_variant<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
     mode: Mode,
     opts: &GjkOptions,
     mut cache: Option<&mut GjkCache>,
-) -> LocalGjk
-where
-    A: SupportMap + ?Sized,
-    B: SupportMap + ?Sized,
-{
-    let margin = match mode {
-        Mode::Intersect { margin } => margin,
-        Mode::Distance => 0.0,
-    };
-    let abs_tol = opts.touch_tolerance();
-    let mut out = LocalGjk {
-        simplex: Simplex::new(),
-        v: Vector::ZERO,
-        vv: Real::INFINITY,
-        lower: 0.0,
-        lower_normal: Vector::ZERO,
-        intersecting: false,
-        status: GjkStatus::Converged,
-        iterations: 0,
-        // B's points are `R b + t`: their rounding is set by `|t|` as well, even where
-        // the sum is small.
-        scale: pair.translation_magnitude(),
-    };
+) -> LocalGjk {
+    let mut run = Run::new(pair, hints, mode, opts);
+    if let Some(c) = cache.as_deref_mut() {
+        if let Mode::Intersect { .. } = mode {
+            if run.cached_axis_separates(c) {
+                return run.out;
+            }
+        }
+        run.warm_start(c);
+    }
+    if let Flow::Stop = run.start() {
+        if let Some(c) = cache {
+            c.store(&run.out.simplex, *run.hints, Vector::ZERO);
+        }
+        return run.out;
+    }
+    while let Flow::Continue = run.step() {}
+    run.finish(cache)
+}
 
-    // An intersection test first tries the cached separating axis: a support point
-    // with `axis · w > margin·|axis|` certifies that the distance exceeds the margin
-    // (it must by more than the rounding floor, as below).
-    if let (Mode::Intersect { .. }, Some(c)) = (mode, cache.as_deref_mut()) {
+/// Whether a run goes on.
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Why the iteration stalled (see [`Run::recover_stall`]).
+#[derive(Clone, Copy, PartialEq)]
+enum Stall {
+    /// The new support point is already a vertex of the simplex.
+    RepeatedPoint,
+    /// The new simplex's closest point is no closer than the last one.
+    NoProgress,
+}
+
+/// A GJK run in progress: the pair, the answer being built, and the iteration's own
+/// state (momentum, tie tilts, the one restart).
+struct Run<'r, A, B> {
+    pair: &'r Relative<A, B>,
+    hints: &'r mut [u32; 2],
+    mode: Mode,
+    opts: &'r GjkOptions,
+    /// The margin of an intersection test (0 for a distance).
+    margin: Real,
+    /// The absolute tolerance (relative to `out.scale`).
+    abs_tol: Real,
+    out: LocalGjk,
+    /// Whether the next direction carries Nesterov momentum.
+    momentum: bool,
+    /// The last direction searched and support point found (momentum's memory).
+    d_prev: Vector,
+    w_prev: Vector,
+    /// Momentum steps taken (the `k` of `δ_k`).
+    k: u32,
+    /// A tilt of the next search direction after a stall on a tie (see [`tilt_from`]),
+    /// and how many such retries are left.
+    tilt: Option<Vector>,
+    tie_retries: u32,
+    /// Whether the one restart from an empty simplex was used, and what it replaced.
+    restarted: bool,
+    best_before_restart: Option<(Simplex, Vector, Real)>,
+    /// The largest separation along any search direction so far (see `lower_normal`).
+    best_separation: Real,
+}
+
+impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
+    fn new(
+        pair: &'r Relative<A, B>,
+        hints: &'r mut [u32; 2],
+        mode: Mode,
+        opts: &'r GjkOptions,
+    ) -> Self {
+        let margin = match mode {
+            Mode::Intersect { margin } => margin,
+            Mode::Distance => 0.0,
+        };
+        let out = LocalGjk {
+            simplex: Simplex::new(),
+            v: Vector::ZERO,
+            vv: Real::INFINITY,
+            lower: 0.0,
+            lower_normal: Vector::ZERO,
+            intersecting: false,
+            status: GjkStatus::Converged,
+            iterations: 0,
+            // B's points are `R b + t`: their rounding is set by `|t|` as well, even
+            // where the sum is small.
+            scale: pair.translation_magnitude(),
+        };
+        Self {
+            pair,
+            hints,
+            mode,
+            opts,
+            margin,
+            abs_tol: opts.touch_tolerance(),
+            out,
+            momentum: opts.variant == GjkVariant::Nesterov,
+            d_prev: Vector::ZERO,
+            w_prev: Vector::ZERO,
+            k: 0,
+            tilt: None,
+            tie_retries: 2,
+            restarted: false,
+            best_before_restart: None,
+            best_separation: Real::NEG_INFINITY,
+        }
+    }
+
+    /// Stage "cached axis" (intersection tests only): one support call along the cached
+    /// separating axis; a point with `axis · w > margin·|axis|` beyond the rounding
+    /// floor certifies that the distance exceeds the margin (exit 1).
+    fn cached_axis_separates(&mut self, c: &mut GjkCache) -> bool {
         let axis_len = c.axis.length();
         if axis_len > 0.0 {
-            pair.set_hints(c.last_hints);
-            let sp = pair.support(-c.axis);
+            *self.hints = c.last_hints;
+            let sp = self.pair.support_point_hinted(-c.axis, self.hints);
             let lower = c.axis.dot(sp.w) / axis_len;
-            if lower > margin + abs_tol * out.scale.max(magnitude(&sp)) {
-                c.last_hints = pair.hints();
+            if lower > self.margin + self.abs_tol * self.out.scale.max(magnitude(&sp)) {
+                c.last_hints = *self.hints;
+                let out = &mut self.out;
                 out.v = c.axis;
                 out.vv = axis_len * axis_len;
                 out.lower = lower;
                 out.lower_normal = -c.axis / axis_len;
                 out.iterations = 1;
                 out.scale = out.scale.max(magnitude(&sp));
-                return out;
+                return true;
             }
         }
+        false
     }
 
-    // Warm start: the cached simplex's sources where the shapes are now, named by their
-    // hints when both shapes can (no search), else searched again along the cached
-    // directions, each from the vertex it was last found at.
-    if let Some(c) = cache.as_deref() {
-        if let Some(s) = hinted_simplex(pair, c) {
+    /// Stage "warm start": the cached simplex's sources where the shapes are now, named
+    /// by their hints when both shapes can (no search), else searched again along the
+    /// cached directions, each from the vertex it was last found at.
+    fn warm_start(&mut self, c: &GjkCache) {
+        let out = &mut self.out;
+        if let Some(s) = hinted_simplex(self.pair, c) {
             for i in 0..s.len {
                 if !out.simplex.contains(s.verts[i].w, 0.0) {
                     out.scale = out.scale.max(magnitude(&s.verts[i]));
@@ -520,71 +562,76 @@ where
             }
         } else {
             for i in 0..c.len as usize {
-                pair.set_hints(c.hints[i]);
-                let sp = pair.support(c.dirs[i]);
+                *self.hints = c.hints[i];
+                let sp = self.pair.support_point_hinted(c.dirs[i], self.hints);
                 if !out.simplex.contains(sp.w, 0.0) {
                     out.scale = out.scale.max(magnitude(&sp));
-                    out.simplex.push_hinted(sp, c.dirs[i], pair.hints());
+                    out.simplex.push_hinted(sp, c.dirs[i], *self.hints);
                 }
             }
         }
-        pair.set_hints(c.last_hints);
-    }
-    if out.simplex.is_empty() {
-        out.v = pair.center_difference();
-        if out.v.length_squared() == 0.0 {
-            out.v = Vector::X;
-        }
-    } else {
-        let (v, vv) = out.simplex.reduce();
-        out.v = v;
-        out.vv = vv;
-        if out.simplex.len == 4 || vv <= margin * margin {
-            out.intersecting = true;
-            out.vv = out.vv.min(vv);
-            if let Some(c) = cache.as_deref_mut() {
-                c.store(&out.simplex, pair.hints(), Vector::ZERO);
-            }
-            return out;
-        }
+        *self.hints = c.last_hints;
     }
 
-    let mut momentum = opts.variant == GjkVariant::Nesterov;
-    let mut restarted = false;
-    let mut best_before_restart: Option<(Simplex, Vector, Real)> = None;
-    let mut d_prev = out.v;
-    let mut w_prev = out.v;
-    let mut k: u32 = 0;
-    // A tilt of the next search direction after a stall on a tie (see `tilt_from`), and
-    // how many such retries are left.
-    let mut tilt: Option<Vector> = None;
-    let mut tie_retries = 2;
-    // The largest separation along any search direction so far (see `lower_normal`).
-    let mut best_separation = Real::NEG_INFINITY;
-    loop {
-        if out.iterations >= opts.max_iterations {
-            out.status = GjkStatus::MaxIterations;
-            break;
+    /// Stage "start": the first `v`, the closest point of the warm-started simplex, or
+    /// the centres' difference when there is none. Stops when the warm simplex already
+    /// encloses the origin or lies within the margin (exit 2).
+    fn start(&mut self) -> Flow {
+        let out = &mut self.out;
+        if out.simplex.is_empty() {
+            out.v = self.pair.local_center();
+            if out.v.length_squared() == 0.0 {
+                out.v = Vector::X;
+            }
+        } else {
+            let (v, vv) = out.simplex.reduce();
+            out.v = v;
+            out.vv = vv;
+            if out.simplex.len == 4 || vv <= self.margin * self.margin {
+                out.intersecting = true;
+                out.vv = out.vv.min(vv);
+                return Flow::Stop;
+            }
         }
-        out.iterations += 1;
+        self.d_prev = out.v;
+        self.w_prev = out.v;
+        Flow::Continue
+    }
+
+    /// The next search direction: `v`, tilted after a stall on a tie, or mixed with
+    /// momentum (GJK++'s normalised form).
+    fn search_direction(&mut self) -> Vector {
+        let out = &self.out;
         let mut dir = out.v;
-        if let Some(t) = tilt.take() {
+        if let Some(t) = self.tilt.take() {
             dir = out.v.normalize_or_zero() - t;
-        } else if momentum && !out.simplex.is_empty() {
-            let delta = (k as Real + 1.0) / (k as Real + 3.0);
-            let y = out.v * delta + w_prev * (1.0 - delta);
-            let d = d_prev.normalize_or_zero() * delta + y.normalize_or_zero() * (1.0 - delta);
+        } else if self.momentum && !out.simplex.is_empty() {
+            let delta = (self.k as Real + 1.0) / (self.k as Real + 3.0);
+            let y = out.v * delta + self.w_prev * (1.0 - delta);
+            let d = self.d_prev.normalize_or_zero() * delta + y.normalize_or_zero() * (1.0 - delta);
             if d.length_squared() > 0.0 {
                 dir = d;
             }
         }
-        k += 1;
-        let sp = pair.support(-dir);
+        dir
+    }
+
+    /// Stage "step": one iteration of the loop, exits 3 to 11 of the pseudo-code.
+    fn step(&mut self) -> Flow {
+        if self.out.iterations >= self.opts.max_iterations {
+            self.out.status = GjkStatus::MaxIterations;
+            return Flow::Stop; // exit 3
+        }
+        self.out.iterations += 1;
+        let dir = self.search_direction();
+        self.k += 1;
+        let sp = self.pair.support_point_hinted(-dir, self.hints);
         let w = sp.w;
+        let out = &mut self.out;
         if !w.is_finite() {
             // Only reachable through a user support map returning non-finite points.
             out.status = GjkStatus::NumericalLimit;
-            break;
+            return Flow::Stop; // exit 4
         }
         out.scale = out.scale.max(magnitude(&sp));
 
@@ -592,131 +639,147 @@ where
         let dir_len = dir.length();
         if dir_len > 0.0 {
             let along = dir.dot(w) / dir_len;
-            if along > best_separation {
-                best_separation = along;
+            if along > self.best_separation {
+                self.best_separation = along;
                 out.lower_normal = -dir / dir_len;
             }
             out.lower = out.lower.max(along);
         }
         // Beyond the margin by more than the rounding floor: distances within it count
         // as touching, as they do for a distance query.
-        if matches!(mode, Mode::Intersect { .. }) && out.lower > margin + abs_tol * out.scale {
+        if matches!(self.mode, Mode::Intersect { .. })
+            && out.lower > self.margin + self.abs_tol * out.scale
+        {
             out.intersecting = false;
-            break;
+            return Flow::Stop; // exit 5
         }
         if !out.simplex.is_empty() {
             let vnorm = out.vv.sqrt();
-            if vnorm - out.lower <= opts.rel_tolerance * vnorm + abs_tol * out.scale {
-                break;
+            if vnorm - out.lower <= self.opts.rel_tolerance * vnorm + self.abs_tol * out.scale {
+                return Flow::Stop; // exit 6
             }
             if out.simplex.contains(w, 0.0) {
-                if momentum {
-                    momentum = false;
-                    continue;
-                }
-                // The support point repeats while the bounds are still apart (the test
-                // above failed): see `tilt_from`.
-                tilt = tilt_from(&mut tie_retries, out.v, out.vv, w, out.scale);
-                if tilt.is_some() {
-                    continue;
-                }
-                break;
+                // The support point repeats while the bounds are still apart.
+                return self.recover_stall(Stall::RepeatedPoint, w); // exit 7
             }
         }
 
         let saved = out.simplex;
-        out.simplex.push_hinted(sp, -dir, pair.hints());
+        out.simplex.push_hinted(sp, -dir, *self.hints);
         let (v, vv) = out.simplex.reduce();
         if out.simplex.len == 4 {
             out.v = Vector::ZERO;
             out.vv = 0.0;
             out.intersecting = true;
-            break;
+            return Flow::Stop; // exit 8
         }
         // A new |v| below the certified lower bound (beyond rounding) means the
         // sub-algorithm lost its precision on a nearly flat simplex (in f32: a triangle
         // ~1 wide with the origin 1e-5 off its plane can come back on the wrong side of
         // it, flipping the normal). Keep the last consistent simplex and stop: the true
         // distance is certified to lie between the lower bound and the last |v|.
-        if !saved.is_empty() && out.vv.is_finite() && vv.sqrt() < out.lower - abs_tol * out.scale {
+        if !saved.is_empty()
+            && out.vv.is_finite()
+            && vv.sqrt() < out.lower - self.abs_tol * out.scale
+        {
             out.simplex = saved;
             let vnorm = out.vv.sqrt();
-            if vnorm - out.lower > 4.0 * (opts.rel_tolerance * vnorm + abs_tol * out.scale) {
+            let tol = self.opts.rel_tolerance * vnorm + self.abs_tol * out.scale;
+            if vnorm - out.lower > 4.0 * tol {
                 out.status = GjkStatus::NumericalLimit;
             }
-            break;
+            return Flow::Stop; // exit 9
         }
         if vv.is_nan() || vv >= out.vv {
             // No strict progress (or NaN from a hostile support map): keep what we had.
             out.simplex = saved;
-            if momentum {
-                momentum = false;
-                continue;
-            }
-            // The same tie as a repeated support point, rounded a unit away from it.
-            tilt = tilt_from(&mut tie_retries, out.v, out.vv, w, out.scale);
-            if tilt.is_some() {
-                continue;
-            }
-            if !restarted {
-                // A simplex that mixes far and near vertices can lose the precision
-                // to progress (curved rims against flat faces near contact). Start once
-                // more from the best direction with an empty simplex.
-                restarted = true;
-                best_before_restart = Some((out.simplex, out.v, out.vv));
-                out.simplex = Simplex::new();
-                out.vv = Real::INFINITY;
-                continue;
-            }
-            out.status = GjkStatus::NumericalLimit;
-            break;
+            return self.recover_stall(Stall::NoProgress, w); // exit 10
         }
         // Momentum that only creeps (the mixed direction hardly turns as δ → 1, seen on
         // overlapping curved shapes) is switched off: plain GJK is then faster.
-        if momentum && vv > 0.99 * out.vv {
-            momentum = false;
+        if self.momentum && vv > 0.99 * out.vv {
+            self.momentum = false;
         }
         out.v = v;
         out.vv = vv;
-        d_prev = dir;
-        w_prev = w;
+        self.d_prev = dir;
+        self.w_prev = w;
+        let touch = self.abs_tol * out.scale;
+        if vv <= touch * touch || vv <= self.margin * self.margin {
+            out.intersecting = true;
+            return Flow::Stop; // exit 11
+        }
+        Flow::Continue
+    }
+
+    /// Stage "stall recovery", in order: drop momentum; tilt the direction off a tie
+    /// (see [`tilt_from`]); after no progress, restart once from an empty simplex (a
+    /// simplex that mixes far and near vertices can lose the precision to progress, as
+    /// curved rims against flat faces near contact do). Stops when none is left: after a
+    /// repeated point the answer stands (converged as far as the support map can tell),
+    /// after no progress it is the numerical limit.
+    fn recover_stall(&mut self, stall: Stall, w: Vector) -> Flow {
+        if self.momentum {
+            self.momentum = false;
+            return Flow::Continue;
+        }
+        let out = &mut self.out;
+        self.tilt = tilt_from(&mut self.tie_retries, out.v, out.vv, w, out.scale);
+        if self.tilt.is_some() {
+            return Flow::Continue;
+        }
+        if stall == Stall::RepeatedPoint {
+            return Flow::Stop;
+        }
+        if !self.restarted {
+            self.restarted = true;
+            self.best_before_restart = Some((out.simplex, out.v, out.vv));
+            out.simplex = Simplex::new();
+            out.vv = Real::INFINITY;
+            return Flow::Continue;
+        }
+        out.status = GjkStatus::NumericalLimit;
+        Flow::Stop
+    }
+
+    /// Stage "finish": the better of the runs before and after the restart; a distance
+    /// within the rounding floor is contact; "apart" needs a certificate; the cache
+    /// keeps the simplex, hints and separating axis.
+    fn finish(mut self, cache: Option<&mut GjkCache>) -> LocalGjk {
+        let (margin, abs_tol) = (self.margin, self.abs_tol);
+        let out = &mut self.out;
+        if let Some((simplex, v, vv)) = self.best_before_restart {
+            if !out.intersecting && vv < out.vv {
+                out.simplex = simplex;
+                out.v = v;
+                out.vv = vv;
+            }
+        }
+        // Whatever ended the loop, a distance within the rounding floor is contact (the
+        // convergence test can be met there before a reduction classifies it).
         let touch = abs_tol * out.scale;
-        if vv <= touch * touch || vv <= margin * margin {
-            out.intersecting = true;
-            break;
-        }
-    }
-    if let Some((simplex, v, vv)) = best_before_restart {
-        if !out.intersecting && vv < out.vv {
-            out.simplex = simplex;
-            out.v = v;
-            out.vv = vv;
-        }
-    }
-    // Whatever ended the loop, a distance within the rounding floor is contact (the
-    // convergence test can be met there before a reduction classifies it).
-    let touch = abs_tol * out.scale;
-    if !out.intersecting && out.vv <= touch * touch {
-        out.intersecting = true;
-    }
-    // "Apart" needs a certificate (see `LocalGjk::outcome`).
-    if let Mode::Intersect { .. } = mode {
-        if !out.intersecting && out.touches(margin, abs_tol) {
+        if !out.intersecting && out.vv <= touch * touch {
             out.intersecting = true;
         }
+        // "Apart" needs a certificate (see `LocalGjk::outcome`).
+        if let Mode::Intersect { .. } = self.mode {
+            if !out.intersecting && out.touches(margin, abs_tol) {
+                out.intersecting = true;
+            }
+        }
+        if out.intersecting && margin == 0.0 {
+            out.lower = 0.0;
+        }
+        if let Some(c) = cache {
+            let axis = if out.intersecting {
+                Vector::ZERO
+            } else {
+                out.v
+            };
+            c.store(&out.simplex, *self.hints, axis);
+        }
+        self.out
     }
-    if out.intersecting && margin == 0.0 {
-        out.lower = 0.0;
-    }
-    if let Some(c) = cache {
-        let axis = if out.intersecting {
-            Vector::ZERO
-        } else {
-            out.v
-        };
-        c.store(&out.simplex, pair.hints(), axis);
-    }
-    out
 }
 
 impl LocalGjk {
@@ -808,8 +871,8 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let pair = Pair::new(a, pose_a, b, pose_b);
-    let r = run(&pair, Mode::Distance, options, cache);
+    let pair = MinkowskiDifference::relative(a, pose_a, b, pose_b);
+    let r = run(&pair, &mut [u32::MAX; 2], Mode::Distance, options, cache);
     to_world(&r, pose_a, options)
 }
 
@@ -855,8 +918,14 @@ where
     B: SupportMap + ?Sized,
 {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    let pair = Pair::new(a, pose_a, b, pose_b);
-    let r = run(&pair, Mode::Intersect { margin }, options, cache);
+    let pair = MinkowskiDifference::relative(a, pose_a, b, pose_b);
+    let r = run(
+        &pair,
+        &mut [u32::MAX; 2],
+        Mode::Intersect { margin },
+        options,
+        cache,
+    );
     IntersectionResult {
         intersecting: r.intersecting,
         status: r.status,
