@@ -37,8 +37,10 @@
 //! two nearly coincident corners amplifies their rounding by the ratio of its sides; in
 //! f32 that broke the polytope's convexity on long runs, in f64 it stays harmless.
 //!
-//! The polytope lives in an [`EpaWorkspace`] the caller may keep and reuse: no heap
-//! allocation once its buffers have grown. Its size is bounded
+//! The polytope is a type of its own (`query/polytope.rs`: best face, expansion over the
+//! horizon, the guards, the answer of a face); this module is the query that drives it.
+//! It lives in an [`EpaWorkspace`] the caller may keep and reuse: no heap allocation
+//! once its buffers have grown. Its size is bounded
 //! ([`EpaOptions::max_vertices`]), so EPA always terminates and reports how.
 //!
 //! Unlike some libraries, EPA here never turns a failure into "no contact" or invents a
@@ -47,6 +49,7 @@
 
 use crate::math::{any_orthogonal, Point, Pose, Real, Vector};
 use crate::query::gjk::{self, GjkOptions, LocalGjk, Mode};
+use crate::query::polytope::{narrow, wide, Polytope};
 use crate::query::simplex::Simplex;
 use crate::support::{MinkowskiDifference, Relative, SupportMap, SupportPoint};
 use crate::tolerance;
@@ -138,80 +141,18 @@ pub struct Penetration {
     pub iterations: u32,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Face {
-    v: [u32; 3],
-    /// Face across edge `e` (edge `e` runs from `v[e]` to `v[(e + 1) % 3]`).
-    adj: [u32; 3],
-    /// Which edge of that neighbour is shared.
-    adj_edge: [u8; 3],
-    n: DVec3,
-    /// Plane offset `n · x` of the face's points (negative when the origin is outside
-    /// the plane): the depth along `n` if this face is the nearest.
-    plane: f64,
-    /// Selection key: the distance from the origin to the triangle once `exact`, and
-    /// until then the plane offset (a lower bound of it).
-    key: f64,
-    /// Whether `key` is the triangle distance (computed lazily for the front-runner).
-    exact: bool,
-    alive: bool,
-    /// Last expansion pass that visited this face.
-    pass: u32,
-}
-
-/// Reusable buffers for EPA. Keep one per thread and pass it to
-/// [`penetration_with`] to avoid any allocation once the buffers have grown.
+/// Reusable buffers for EPA (its polytope). Keep one per thread and pass it to
+/// [`penetration_with`], or hold one in a [`crate::query::QueryContext`], to avoid any
+/// allocation once the buffers have grown.
 #[derive(Debug, Default, Clone)]
 pub struct EpaWorkspace {
-    verts: Vec<SupportPoint>,
-    /// `verts[i].w` in double precision.
-    wide: Vec<DVec3>,
-    faces: Vec<Face>,
-    horizon: Vec<(u32, u8)>,
-    stack: Vec<(u32, u8)>,
-    /// Faces by selection key, nearest first; entries of removed faces and keys that
-    /// changed since are skipped when they come up (lazy deletion).
-    queue: std::collections::BinaryHeap<Ranked>,
-}
-
-/// A heap entry: a face and the key it had when queued, ordered nearest first.
-#[derive(Debug, Clone, Copy)]
-struct Ranked {
-    key: f64,
-    face: u32,
-}
-
-impl PartialEq for Ranked {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == core::cmp::Ordering::Equal
-    }
-}
-impl Eq for Ranked {}
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Ranked {
-    /// Reversed (the std heap is a max-heap): the least key is the greatest entry; ties
-    /// go to the older face, as the linear scan this replaces did.
-    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-        other
-            .key
-            .total_cmp(&self.key)
-            .then_with(|| other.face.cmp(&self.face))
-    }
+    polytope: Polytope,
 }
 
 impl EpaWorkspace {
     /// Empty buffers (no allocation until first used).
     const EMPTY: EpaWorkspace = EpaWorkspace {
-        verts: Vec::new(),
-        wide: Vec::new(),
-        faces: Vec::new(),
-        horizon: Vec::new(),
-        stack: Vec::new(),
-        queue: std::collections::BinaryHeap::new(),
+        polytope: Polytope::EMPTY,
     };
 
     /// Empty buffers.
@@ -235,164 +176,6 @@ pub(crate) struct LocalEpa {
     /// Support calls of the normal's refinement after an early stop (its GJK runs and
     /// one support call per step; see `along_best_normal`).
     pub refine_iterations: u32,
-}
-
-impl EpaWorkspace {
-    fn push_vertex(&mut self, p: SupportPoint) {
-        self.verts.push(p);
-        self.wide.push(wide(p.w));
-    }
-
-    /// Unit outward normal and plane offset of the face `v`, or `None` when it has no
-    /// area.
-    fn face_plane(&self, v: [u32; 3]) -> Option<(DVec3, f64)> {
-        let [a, b, c] = v.map(|i| self.wide[i as usize]);
-        // Cross the two edges at the corner opposite the longest edge (least cancellation).
-        let (lab, lbc, lca) = (
-            (b - a).length_squared(),
-            (c - b).length_squared(),
-            (a - c).length_squared(),
-        );
-        let n = if lab >= lbc && lab >= lca {
-            (a - c).cross(b - c)
-        } else if lbc >= lca {
-            (b - a).cross(c - a)
-        } else {
-            (c - b).cross(a - b)
-        };
-        let len = n.length();
-        if !(len.is_finite() && len > 0.0) {
-            return None;
-        }
-        let n = n / len;
-        let plane = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
-        Some((n, plane))
-    }
-
-    /// Makes face `f`'s key exact: the plane offset when the origin projects inside the
-    /// triangle (or lies outside the plane), otherwise the distance to the nearest edge.
-    fn settle_key(&mut self, f: usize) {
-        let face = self.faces[f];
-        let [a, b, c] = face.v.map(|i| self.wide[i as usize]);
-        if face.plane >= 0.0 && projection_weights(a, b, c, face.n, face.plane).is_none() {
-            let (q, _) = closest_on_edges(a, b, c);
-            self.faces[f].key = q.length().max(face.plane);
-        }
-        self.faces[f].exact = true;
-        self.queue.push(Ranked {
-            key: self.faces[f].key,
-            face: f as u32,
-        });
-    }
-
-    fn add_face(&mut self, v: [u32; 3]) -> Option<u32> {
-        let (n, plane) = self.face_plane(v)?;
-        self.faces.push(Face {
-            v,
-            adj: [u32::MAX; 3],
-            adj_edge: [0; 3],
-            n,
-            plane,
-            key: plane,
-            exact: plane < 0.0,
-            alive: true,
-            pass: 0,
-        });
-        let f = self.faces.len() as u32 - 1;
-        self.queue.push(Ranked {
-            key: plane,
-            face: f,
-        });
-        Some(f)
-    }
-
-    fn link(&mut self, f: u32, e: u8, g: u32, ge: u8) {
-        self.faces[f as usize].adj[e as usize] = g;
-        self.faces[f as usize].adj_edge[e as usize] = ge;
-        self.faces[g as usize].adj[ge as usize] = f;
-        self.faces[g as usize].adj_edge[ge as usize] = e;
-    }
-
-    /// The answer carried by face `f`: depth, unit normal and witnesses, consistent by
-    /// construction (`point_a − point_b = depth × normal`).
-    ///
-    /// Normally the origin projects inside the nearest face: the depth is its plane
-    /// offset, the normal its normal, and the witnesses the projection's barycentric
-    /// coordinates applied to the vertices' source points. Should rounding have left a
-    /// dent, so that the nearest point of the polytope lies on an edge of the face, that
-    /// point `q` gives the answer instead (depth `‖q‖`, normal `q / ‖q‖`). Only for an
-    /// origin inside the face's plane (see `run` for the other side).
-    fn answer(&self, f: &Face) -> (f64, DVec3, Point, Point) {
-        let [a, b, c] = f.v.map(|i| self.wide[i as usize]);
-        let (depth, normal, l) = match projection_weights(a, b, c, f.n, f.plane) {
-            Some(l) => (f.plane, f.n, l),
-            None => {
-                let (q, l) = closest_on_edges(a, b, c);
-                let len = q.length();
-                if len > 0.0 {
-                    (len, q / len, l)
-                } else {
-                    (0.0, f.n, l)
-                }
-            }
-        };
-        let [va, vb, vc] = f.v.map(|i| self.verts[i as usize]);
-        let combine = |x: Vector, y: Vector, z: Vector| {
-            narrow(wide(x) * l[0] + wide(y) * l[1] + wide(z) * l[2])
-        };
-        (
-            depth,
-            normal,
-            combine(va.a, vb.a, vc.a),
-            combine(va.b, vb.b, vc.b),
-        )
-    }
-}
-
-/// The point of the edges of triangle `abc` closest to the origin, with its barycentric
-/// coordinates (used when the origin's projection falls outside the triangle, where the
-/// closest point of the triangle is on an edge).
-fn closest_on_edges(a: DVec3, b: DVec3, c: DVec3) -> (DVec3, [f64; 3]) {
-    let on = |p: DVec3, q: DVec3| {
-        let e = q - p;
-        let t = (-p.dot(e) / e.length_squared()).clamp(0.0, 1.0);
-        let t = if t.is_finite() { t } else { 0.0 };
-        (p + e * t, t)
-    };
-    let (ab, t1) = on(a, b);
-    let (bc, t2) = on(b, c);
-    let (ca, t3) = on(c, a);
-    let cands = [
-        (ab, [1.0 - t1, t1, 0.0]),
-        (bc, [0.0, 1.0 - t2, t2]),
-        (ca, [t3, 0.0, 1.0 - t3]),
-    ];
-    let mut best = cands[0];
-    for cand in &cands[1..] {
-        if cand.0.length_squared() < best.0.length_squared() {
-            best = *cand;
-        }
-    }
-    best
-}
-
-fn wide(v: Vector) -> DVec3 {
-    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
-}
-
-fn narrow(v: DVec3) -> Vector {
-    Vector::new(v.x as Real, v.y as Real, v.z as Real)
-}
-
-/// Barycentric coordinates of the origin's projection `plane × n` on triangle `abc`
-/// (unit normal `n`), or `None` when the projection falls outside the triangle.
-fn projection_weights(a: DVec3, b: DVec3, c: DVec3, n: DVec3, plane: f64) -> Option<[f64; 3]> {
-    let p = n * plane;
-    let la = (b - p).cross(c - p).dot(n);
-    let lb = (c - p).cross(a - p).dot(n);
-    let lc = (a - p).cross(b - p).dot(n);
-    let sum = la + lb + lc;
-    (la >= 0.0 && lb >= 0.0 && lc >= 0.0 && sum > 0.0).then(|| [la / sum, lb / sum, lc / sum])
 }
 
 /// Outcome of growing GJK's simplex into a tetrahedron (a short-lived local value: the
@@ -522,98 +305,31 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
     for p in &pts {
         scale = scale.max(p.w.length());
     }
-    ws.verts.clear();
-    ws.wide.clear();
-    ws.faces.clear();
-    ws.queue.clear();
-    for p in pts {
-        ws.push_vertex(p);
-    }
-    // Orient the tetrahedron so that faces listed counter-clockwise face outwards.
-    let [p0, p1, p2, p3] = [0, 1, 2, 3].map(|i| ws.wide[i]);
-    if (p1 - p0).dot((p2 - p0).cross(p3 - p0)) < 0.0 {
-        ws.verts.swap(1, 2);
-        ws.wide.swap(1, 2);
-    }
-    let fallback = |status, ws: &EpaWorkspace, iterations| {
+    let poly = &mut ws.polytope;
+    if !poly.start(pts) {
         // The tetrahedron has a flat face: D is flat within rounding. Depth 0 along the
         // normal of its best-conditioned face.
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| ws.wide[i]);
-        let normal = [
-            (b - a).cross(c - a),
-            (b - a).cross(d - a),
-            (c - a).cross(d - a),
-        ]
-        .into_iter()
-        .max_by(|x, y| x.length_squared().total_cmp(&y.length_squared()))
-        .and_then(DVec3::try_normalize)
-        .map(narrow)
-        .unwrap_or(Vector::Y);
-        flat(normal, status, iterations)
-    };
-    for f in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
-        if ws.add_face(f).is_none() {
-            return fallback(EpaStatus::Degenerate, ws, iterations);
-        }
-    }
-    // Adjacency of the tetrahedron, fixed by the face list above: entry [f][e] is the
-    // (face, edge) across edge e of face f (edge e runs from v[e] to v[e + 1]).
-    const TETRA_ADJ: [[(u32, u8); 3]; 4] = [
-        [(3, 2), (2, 0), (1, 0)],
-        [(0, 2), (2, 2), (3, 0)],
-        [(0, 1), (3, 1), (1, 1)],
-        [(1, 2), (2, 1), (0, 0)],
-    ];
-    for (f, adj) in TETRA_ADJ.iter().enumerate() {
-        for (e, &(g, ge)) in adj.iter().enumerate() {
-            ws.faces[f].adj[e] = g;
-            ws.faces[f].adj_edge[e] = ge;
-        }
+        return flat(poly.flat_normal(), EpaStatus::Degenerate, iterations);
     }
     let abs_tol = abs_tol as f64;
     let (rel_tol, mut scale) = (opts.rel_tolerance as f64, scale as f64);
-    // A point strictly inside the polytope for good (it only grows): every face must
-    // have it below its plane, which catches an inverted face before it is used.
-    let interior = (ws.wide[0] + ws.wide[1] + ws.wide[2] + ws.wide[3]) * 0.25;
     let mut upper = f64::INFINITY;
     // The face normal that gave `upper` (the best separating direction found).
     let mut upper_normal = DVec3::ZERO;
-    let mut pass = 0u32;
     let mut best_face;
     let status;
     loop {
-        // The face nearest the origin: least distance from the origin to the triangle
-        // (Bullet's EPA ranks its faces the same way). On a convex polytope that is the
-        // face with the least plane offset, which the origin projects into; ranking by
-        // the triangle keeps a sliver face, whose plane passes near the origin far from
-        // the triangle itself, from winning after rounding. The plane offset is a lower
-        // bound of the triangle distance, so the exact distance is only computed for the
-        // front-runner (usually once).
-        loop {
-            best_face = u32::MAX;
-            while let Some(r) = ws.queue.pop() {
-                let f = &ws.faces[r.face as usize];
-                // Skip removed faces and entries queued before the key changed.
-                if f.alive && f.key.total_cmp(&r.key).is_eq() {
-                    best_face = r.face;
-                    break;
-                }
-            }
-            if best_face == u32::MAX || ws.faces[best_face as usize].exact {
-                break;
-            }
-            ws.settle_key(best_face as usize);
-        }
-        if best_face == u32::MAX {
+        let Some(f) = poly.nearest_face() else {
             // No face left to expand (only reachable through non-finite arithmetic).
-            return fallback(EpaStatus::NumericalLimit, ws, iterations);
-        }
-        let face = ws.faces[best_face as usize];
+            return flat(poly.flat_normal(), EpaStatus::NumericalLimit, iterations);
+        };
+        best_face = f;
+        let face = poly.face(f);
         // Bounded in work, not only in vertices: faces removed are not reclaimed, and on
         // a depth attained along a whole circle of directions (a point on the axis of a
         // long cone) each expansion removes a large near-coplanar patch, so the face list
         // is capped too (seen: 2048 vertices took 25 s without it).
-        if ws.verts.len() >= opts.max_vertices || ws.faces.len() >= 16 * opts.max_vertices {
+        if poly.vertex_count() >= opts.max_vertices || poly.face_count() >= 16 * opts.max_vertices {
             status = EpaStatus::MaxIterations;
             break;
         }
@@ -635,103 +351,16 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
             status = EpaStatus::Converged;
             break;
         }
-        // Expand: remove the faces that see w, fan new faces from the horizon.
-        pass += 1;
-        let wi = ws.verts.len() as u32;
-        ws.push_vertex(w);
-        ws.horizon.clear();
-        ws.stack.clear();
-        ws.faces[best_face as usize].alive = false;
-        ws.faces[best_face as usize].pass = pass;
-        // Depth-first walk over the faces seen from w, in edge order so that the
-        // horizon edges come out as one consecutive loop.
-        for e in (0..3u8).rev() {
-            ws.stack.push((best_face, e));
-        }
-        let vis_tol = abs_tol * scale;
-        while let Some((f, e)) = ws.stack.pop() {
-            let g = ws.faces[f as usize].adj[e as usize];
-            let ge = ws.faces[f as usize].adj_edge[e as usize];
-            let gface = ws.faces[g as usize];
-            if gface.pass == pass {
-                continue;
-            }
-            // A face is kept only when w is clearly below its plane (Bullet's rule).
-            // Keeping a face that w is slightly above would fan a new face across their
-            // shared edge, folded over when w lies beyond it (seen: a face inverted by a
-            // third of the shapes' size, after which EPA wandered to its bound);
-            // removing a face that w is slightly below only dents the polytope by at
-            // most `vis_tol`, which `answer` handles.
-            if gface.n.dot(ww) - gface.plane > -vis_tol {
-                ws.faces[g as usize].alive = false;
-                ws.faces[g as usize].pass = pass;
-                ws.stack.push((g, (ge + 2) % 3));
-                ws.stack.push((g, (ge + 1) % 3));
-            } else {
-                ws.horizon.push((g, ge));
-            }
-        }
-        // Fan new faces: horizon edge (a, b) of the removed region is edge (b, a) of
-        // the kept neighbour g; the new face is (a, b, w).
-        let first_new = ws.faces.len() as u32;
-        let count = ws.horizon.len();
-        let mut ok = count >= 3;
-        for i in 0..count {
-            if !ok {
-                break;
-            }
-            let (g, ge) = ws.horizon[i];
-            let gv = ws.faces[g as usize].v;
-            let a = gv[(ge as usize + 1) % 3];
-            let b = gv[ge as usize];
-            match ws.add_face([a, b, wi]) {
-                Some(nf) => ws.link(nf, 0, g, ge),
-                None => ok = false,
-            }
-        }
-        if ok {
-            ok = ws.faces[first_new as usize..]
-                .iter()
-                .all(|f| f.n.dot(interior) < f.plane);
-        }
-        if ok {
-            // Consecutive new faces share the edge through w; check the loop closes.
-            for i in 0..count {
-                let f = first_new + i as u32;
-                let nxt = first_new + ((i + 1) % count) as u32;
-                if ws.faces[f as usize].v[1] != ws.faces[nxt as usize].v[0] {
-                    ok = false;
-                    break;
-                }
-                ws.link(f, 1, nxt, 2);
-            }
-        }
-        // Topology guard: no face that is still alive may border a removed one. The walk
-        // examined every neighbour of every removed face, so the only live faces that
-        // can border one are the horizon faces and the new faces.
-        if ok {
-            let borders_removed = |f: u32| {
-                ws.faces[f as usize]
-                    .adj
-                    .iter()
-                    .any(|&g| g == u32::MAX || !ws.faces[g as usize].alive)
-            };
-            let broken = ws.horizon.iter().any(|&(g, _)| borders_removed(g))
-                || (first_new..ws.faces.len() as u32).any(borders_removed);
-            if broken {
-                ok = false;
-            }
-        }
-        if !ok {
+        if !poly.expand(f, w, abs_tol * scale) {
             status = EpaStatus::NumericalLimit;
             break;
         }
     }
-    let face = ws.faces[best_face as usize];
+    let face = poly.face(best_face);
     // Signed: a negative depth means the origin ended outside the polytope's nearest
     // face, i.e. the shapes are apart by that much (GJK called them touching).
     let (depth, normal, pa, pb) = if face.plane >= 0.0 {
-        ws.answer(&face)
+        poly.answer(&face)
     } else {
         // The origin ended outside the polytope: GJK called the shapes touching (or its
         // direction was rounding noise) and they are apart by at most a tolerance. The
@@ -971,19 +600,6 @@ mod tests {
     use super::*;
     use crate::shape::{Cylinder, PointShape};
 
-    impl EpaWorkspace {
-        /// Largest height of a polytope vertex above an alive face (0 when convex).
-        fn convexity_violation(&self) -> Real {
-            let mut worst: f64 = 0.0;
-            for f in self.faces.iter().filter(|f| f.alive) {
-                for v in &self.wide {
-                    worst = worst.max(f.n.dot(*v) - f.plane);
-                }
-            }
-            worst as Real
-        }
-    }
-
     #[test]
     fn box_cylinder_deep_converges_within_bounds() {
         // Regression: visibility once used the face's priority (distance to the
@@ -1022,7 +638,7 @@ mod tests {
                 e.upper
             );
             assert!(((e.pa - e.pb) - e.normal * e.depth).length() < 1e-4);
-            worst = worst.max(ws.convexity_violation());
+            worst = worst.max(ws.polytope.convexity_violation());
         }
         // The polytope stays convex up to the rounding of sliver faces: as EPA converges
         // on a curved rim, support points cluster and faces with two nearly coincident

@@ -20,6 +20,7 @@ pub mod feature;
 pub mod gjk;
 pub mod manifold;
 mod pair;
+mod polytope;
 pub mod simplex;
 
 pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
