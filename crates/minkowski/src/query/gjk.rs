@@ -416,11 +416,26 @@ fn run_variant<A: SupportMap, B: SupportMap>(
     opts: &GjkOptions,
     mut cache: Option<&mut GjkCache>,
 ) -> LocalGjk {
-    let mut run = Run::new(pair, hints, mode, opts);
+    // The answer is built in place (the stages borrow it): no copy of the simplex on
+    // the way out, which the cheapest queries (an early "apart") would notice.
+    let mut out = LocalGjk {
+        simplex: Simplex::new(),
+        v: Vector::ZERO,
+        vv: Real::INFINITY,
+        lower: 0.0,
+        lower_normal: Vector::ZERO,
+        intersecting: false,
+        status: GjkStatus::Converged,
+        iterations: 0,
+        // B's points are `R b + t`: their rounding is set by `|t|` as well, even where
+        // the sum is small.
+        scale: pair.translation_magnitude(),
+    };
+    let mut run = Run::new(pair, hints, mode, opts, &mut out);
     if let Some(c) = cache.as_deref_mut() {
         if let Mode::Intersect { .. } = mode {
             if run.cached_axis_separates(c) {
-                return run.out;
+                return out;
             }
         }
         run.warm_start(c);
@@ -429,10 +444,11 @@ fn run_variant<A: SupportMap, B: SupportMap>(
         if let Some(c) = cache {
             c.store(&run.out.simplex, *run.hints, Vector::ZERO);
         }
-        return run.out;
+        return out;
     }
     while let Flow::Continue = run.step() {}
-    run.finish(cache)
+    run.finish(cache);
+    out
 }
 
 /// Whether a run goes on.
@@ -461,7 +477,7 @@ struct Run<'r, A, B> {
     margin: Real,
     /// The absolute tolerance (relative to `out.scale`).
     abs_tol: Real,
-    out: LocalGjk,
+    out: &'r mut LocalGjk,
     /// Whether the next direction carries Nesterov momentum.
     momentum: bool,
     /// The last direction searched and support point found (momentum's memory).
@@ -481,28 +497,17 @@ struct Run<'r, A, B> {
 }
 
 impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
+    #[inline(always)]
     fn new(
         pair: &'r Relative<A, B>,
         hints: &'r mut [u32; 2],
         mode: Mode,
         opts: &'r GjkOptions,
+        out: &'r mut LocalGjk,
     ) -> Self {
         let margin = match mode {
             Mode::Intersect { margin } => margin,
             Mode::Distance => 0.0,
-        };
-        let out = LocalGjk {
-            simplex: Simplex::new(),
-            v: Vector::ZERO,
-            vv: Real::INFINITY,
-            lower: 0.0,
-            lower_normal: Vector::ZERO,
-            intersecting: false,
-            status: GjkStatus::Converged,
-            iterations: 0,
-            // B's points are `R b + t`: their rounding is set by `|t|` as well, even
-            // where the sum is small.
-            scale: pair.translation_magnitude(),
         };
         Self {
             pair,
@@ -535,7 +540,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
             let lower = c.axis.dot(sp.w) / axis_len;
             if lower > self.margin + self.abs_tol * self.out.scale.max(magnitude(&sp)) {
                 c.last_hints = *self.hints;
-                let out = &mut self.out;
+                let out = &mut *self.out;
                 out.v = c.axis;
                 out.vv = axis_len * axis_len;
                 out.lower = lower;
@@ -552,7 +557,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
     /// by their hints when both shapes can (no search), else searched again along the
     /// cached directions, each from the vertex it was last found at.
     fn warm_start(&mut self, c: &GjkCache) {
-        let out = &mut self.out;
+        let out = &mut *self.out;
         if let Some(s) = hinted_simplex(self.pair, c) {
             for i in 0..s.len {
                 if !out.simplex.contains(s.verts[i].w, 0.0) {
@@ -576,8 +581,9 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
     /// Stage "start": the first `v`, the closest point of the warm-started simplex, or
     /// the centres' difference when there is none. Stops when the warm simplex already
     /// encloses the origin or lies within the margin (exit 2).
+    #[inline(always)]
     fn start(&mut self) -> Flow {
-        let out = &mut self.out;
+        let out = &mut *self.out;
         if out.simplex.is_empty() {
             out.v = self.pair.local_center();
             if out.v.length_squared() == 0.0 {
@@ -600,8 +606,9 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
 
     /// The next search direction: `v`, tilted after a stall on a tie, or mixed with
     /// momentum (GJK++'s normalised form).
+    #[inline(always)]
     fn search_direction(&mut self) -> Vector {
-        let out = &self.out;
+        let out = &*self.out;
         let mut dir = out.v;
         if let Some(t) = self.tilt.take() {
             dir = out.v.normalize_or_zero() - t;
@@ -617,6 +624,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
     }
 
     /// Stage "step": one iteration of the loop, exits 3 to 11 of the pseudo-code.
+    #[inline(always)]
     fn step(&mut self) -> Flow {
         if self.out.iterations >= self.opts.max_iterations {
             self.out.status = GjkStatus::MaxIterations;
@@ -627,7 +635,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
         self.k += 1;
         let sp = self.pair.support_point_hinted(-dir, self.hints);
         let w = sp.w;
-        let out = &mut self.out;
+        let out = &mut *self.out;
         if !w.is_finite() {
             // Only reachable through a user support map returning non-finite points.
             out.status = GjkStatus::NumericalLimit;
@@ -718,12 +726,13 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
     /// curved rims against flat faces near contact do). Stops when none is left: after a
     /// repeated point the answer stands (converged as far as the support map can tell),
     /// after no progress it is the numerical limit.
+    #[cold]
     fn recover_stall(&mut self, stall: Stall, w: Vector) -> Flow {
         if self.momentum {
             self.momentum = false;
             return Flow::Continue;
         }
-        let out = &mut self.out;
+        let out = &mut *self.out;
         self.tilt = tilt_from(&mut self.tie_retries, out.v, out.vv, w, out.scale);
         if self.tilt.is_some() {
             return Flow::Continue;
@@ -745,9 +754,10 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
     /// Stage "finish": the better of the runs before and after the restart; a distance
     /// within the rounding floor is contact; "apart" needs a certificate; the cache
     /// keeps the simplex, hints and separating axis.
-    fn finish(mut self, cache: Option<&mut GjkCache>) -> LocalGjk {
+    #[inline(always)]
+    fn finish(self, cache: Option<&mut GjkCache>) {
         let (margin, abs_tol) = (self.margin, self.abs_tol);
-        let out = &mut self.out;
+        let out = &mut *self.out;
         if let Some((simplex, v, vv)) = self.best_before_restart {
             if !out.intersecting && vv < out.vv {
                 out.simplex = simplex;
@@ -778,7 +788,6 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
             };
             c.store(&out.simplex, *self.hints, axis);
         }
-        self.out
     }
 }
 
