@@ -15,7 +15,7 @@
 //! All outputs are in the world frame.
 
 use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
-use super::epa::{self, EpaOptions};
+use super::epa::{self, EpaOptions, EpaWorkspace};
 use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
 use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
 use crate::math::{Matrix3, Point, Pose, Real};
@@ -379,6 +379,20 @@ pub fn contact_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> Contact {
+    contact_in(a, pose_a, b, pose_b, options, cache, None)
+}
+
+/// [`contact_with`] with EPA's buffers from `workspace` (a
+/// [`QueryContext`](super::QueryContext)'s), or from this thread's when `None`.
+pub(crate) fn contact_in(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+    cache: Option<&mut GjkCache>,
+    workspace: Option<&mut EpaWorkspace>,
+) -> Contact {
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
@@ -415,7 +429,10 @@ pub fn contact_with(
         let noisy = g.status != gjk::GjkStatus::Converged
             && g.vv.sqrt() <= tolerance::NOISY_SEPARATION * g.scale;
         let (mut c, status, method, iterations) = if outcome == GjkOutcome::Overlapping || noisy {
-            let e = epa::with_thread_workspace(|ws| epa::run(&pair, hints, &g, epa_opts, ws));
+            let e = match workspace {
+                Some(ws) => epa::run(&pair, hints, &g, epa_opts, ws),
+                None => epa::with_thread_workspace(|ws| epa::run(&pair, hints, &g, epa_opts, ws)),
+            };
             (
                 LocalContact {
                     distance: -e.depth,

@@ -209,6 +209,21 @@ pub fn manifold_with(
     from_contact(a, pose_a, b, pose_b, &c, margin)
 }
 
+/// [`manifold_with`] with EPA's buffers from `workspace` (see
+/// [`QueryContext`](super::QueryContext)).
+pub(crate) fn manifold_in(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+    workspace: &mut super::epa::EpaWorkspace,
+) -> Manifold {
+    let c = super::dispatch::contact_in(a, pose_a, b, pose_b, options, None, Some(workspace));
+    from_contact(a, pose_a, b, pose_b, &c, margin)
+}
+
 /// The contact manifold of two colliders, either of which may be a compound: the
 /// manifold of the part pair that [`compound::contact`] picks (the deepest overlapping
 /// pair, else the closest), with the parts named. Frames, units and outcomes as

@@ -14,6 +14,7 @@
 
 pub mod compound;
 mod contact;
+mod context;
 pub mod dispatch;
 pub mod epa;
 pub mod feature;
@@ -24,6 +25,7 @@ mod polytope;
 pub mod simplex;
 
 pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
+pub use context::QueryContext;
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,

@@ -1,0 +1,104 @@
+//! The caller-owned [`QueryContext`] answers exactly as the free functions do, reusing
+//! its buffers across queries of every pair kind; and the free functions' per-thread
+//! buffers survive re-entry (a support map that runs a query inside a query).
+
+mod common;
+
+use common::{random_shape, Rng, ALL_KINDS};
+use minkowski::query::{self, epa, QueryContext, QueryOptions};
+use minkowski::shape::{Cylinder, Shape, Sphere};
+use minkowski::support::SupportMap;
+use minkowski::{Point, Pose, Real, Vector};
+
+fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
+    let t = rng.dir() * rng.range(0.0, extent);
+    Pose::new(
+        rng.rotation(),
+        Vector::new(t.x as Real, t.y as Real, t.z as Real),
+    )
+    .unwrap()
+}
+
+#[test]
+fn context_answers_exactly_as_the_free_functions() {
+    let mut rng = Rng::new(0xC0_7E_47);
+    // One context for every query: its polytope grows on deep curved pairs and is
+    // reused, and must never carry anything from one query into the next.
+    let mut ctx = QueryContext::new(QueryOptions::default());
+    let options = QueryOptions::default();
+    let mut cases = 0;
+    for &ka in ALL_KINDS {
+        for &kb in ALL_KINDS {
+            for _ in 0..12 {
+                let (a, _) = random_shape(&mut rng, ka, 1.0);
+                let (b, _) = random_shape(&mut rng, kb, 1.0);
+                let pa = random_pose(&mut rng, 1.0);
+                // Deep, shallow and separated placements.
+                let extent = [0.2, 1.5, 4.0][rng.below(3)];
+                let pb = random_pose(&mut rng, extent);
+                assert_eq!(
+                    ctx.contact(&a, &pa, &b, &pb, None),
+                    query::contact_with(&a, &pa, &b, &pb, &options, None),
+                    "{ka} {kb}"
+                );
+                assert_eq!(
+                    ctx.manifold(&a, &pa, &b, &pb, 0.05),
+                    query::manifold_with(&a, &pa, &b, &pb, 0.05, &options),
+                    "{ka} {kb}"
+                );
+                assert_eq!(
+                    ctx.closest_points(&a, &pa, &b, &pb, None),
+                    query::closest_points_with(&a, &pa, &b, &pb, &options, None),
+                    "{ka} {kb}"
+                );
+                assert_eq!(
+                    ctx.distance(&a, &pa, &b, &pb, None),
+                    query::distance_with(&a, &pa, &b, &pb, &options, None),
+                    "{ka} {kb}"
+                );
+                assert_eq!(
+                    ctx.intersects(&a, &pa, &b, &pb, None),
+                    query::intersects_with(&a, &pa, &b, &pb, &options, None),
+                    "{ka} {kb}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, ALL_KINDS.len() * ALL_KINDS.len() * 12);
+}
+
+/// A cylinder whose support function runs a contact query of its own (as a user's
+/// support map might, e.g. to decide a level of detail) before answering.
+struct Meddling {
+    inner: Cylinder,
+}
+
+impl SupportMap for Meddling {
+    fn local_support(&self, dir: Vector) -> Point {
+        let s = Shape::from(Sphere::new(0.5).unwrap());
+        let at = Pose::from_translation(Vector::new(0.3, 0.0, 0.0)).unwrap();
+        // Deep enough to run EPA, on this thread's buffers, inside the outer EPA.
+        let c = query::contact(&s, &Pose::IDENTITY, &Shape::from(self.inner), &at);
+        assert!(c.distance < 0.0);
+        self.inner.local_support(dir)
+    }
+}
+
+#[test]
+fn nested_queries_on_the_thread_buffers_do_not_panic_and_agree() {
+    let inner = Cylinder::new(1.0, 0.8).unwrap();
+    let meddling = Meddling { inner };
+    let b = Cylinder::new(0.7, 0.5).unwrap();
+    let at = Pose::new(
+        minkowski::Rotation::from_axis_angle(Vector::new(1.0, 0.0, 1.0).normalize(), 0.7),
+        Vector::new(0.4, 0.2, -0.1),
+    )
+    .unwrap();
+    let nested = epa::penetration(&meddling, &Pose::IDENTITY, &b, &at);
+    let plain = epa::penetration(&inner, &Pose::IDENTITY, &b, &at);
+    assert_eq!(nested.status, epa::EpaStatus::Converged);
+    // The same support points, so the same answer, whatever the nested calls did to
+    // the thread's buffers.
+    assert_eq!(nested, plain);
+}
