@@ -166,12 +166,29 @@ fn check(case: &Case, label: &str) -> i32 {
         (g - d).abs() <= normal_tol,
         "{label}: gap along normal {g} vs reported {d} (tol {tol}) {c:?}"
     );
-    // And no direction does better (exact for polytopes, searched otherwise).
+    // The certified interval holds the answer, and is tight when the query converged.
+    let (lo, hi) = (c.lower_bound as f64, c.upper_bound as f64);
+    assert!(
+        lo <= d && d <= hi,
+        "{label}: distance {d} outside its bounds [{lo}, {hi}] {c:?}"
+    );
+    if c.status == query::QueryStatus::Converged {
+        assert!(
+            hi - lo <= tol,
+            "{label}: converged with bounds [{lo}, {hi}] wider than {tol} {c:?}"
+        );
+    }
+    // And no direction does better (exact for polytopes, searched otherwise); the
+    // truth lies within the bounds.
     let truth = match case.exact {
         Some(e) => {
             assert!(
                 (d - e).abs() <= tol,
                 "{label}: contact {d} vs exact {e} (tol {tol})"
+            );
+            assert!(
+                lo - tol <= e && e <= hi + tol,
+                "{label}: exact {e} outside the bounds [{lo}, {hi}] (tol {tol})"
             );
             e
         }
@@ -180,6 +197,10 @@ fn check(case: &Case, label: &str) -> i32 {
             assert!(
                 best <= d + tol,
                 "{label}: a direction gives signed distance {best} > reported {d} (tol {tol})"
+            );
+            assert!(
+                best <= hi + tol,
+                "{label}: a direction gives signed distance {best} > upper bound {hi}"
             );
             d
         }
@@ -190,6 +211,16 @@ fn check(case: &Case, label: &str) -> i32 {
         (dist.distance as f64 - truth.max(0.0)).abs() <= tol,
         "{label}: distance {} vs {}",
         dist.distance,
+        truth.max(0.0)
+    );
+    let (lo, hi) = (dist.lower_bound as f64, dist.upper_bound as f64);
+    assert!(
+        0.0 <= lo && lo <= dist.distance as f64 && dist.distance as f64 <= hi,
+        "{label}: distance outside its bounds {dist:?}"
+    );
+    assert!(
+        lo - tol <= truth.max(0.0) && truth.max(0.0) <= hi + tol,
+        "{label}: true distance {} outside the bounds {dist:?}",
         truth.max(0.0)
     );
     let cp = query::closest_points(&case.a, &case.pa, &case.b, &case.pb);
@@ -209,6 +240,14 @@ fn check(case: &Case, label: &str) -> i32 {
     assert!(
         (cp.distance as f64 - truth.max(0.0)).abs() <= tol,
         "{label}: closest_points distance"
+    );
+    assert!(
+        cp.lower_bound <= cp.distance
+            && cp.distance <= cp.upper_bound
+            && cp.lower_bound as f64 - tol <= truth.max(0.0)
+            && truth.max(0.0) <= cp.upper_bound as f64 + tol,
+        "{label}: closest_points bounds {cp:?} vs {}",
+        truth.max(0.0)
     );
     let hit = query::intersects(&case.a, &case.pa, &case.b, &case.pb);
     if truth < -tol {

@@ -83,6 +83,14 @@ impl ContactMethod {
 pub struct DistanceOutput {
     /// Distance between the shapes (length, ≥ 0; 0 when they overlap or touch).
     pub distance: Real,
+    /// Certified lower bound on the distance (length, ≥ 0, ≤ `distance`): what GJK's
+    /// best support point proves, or `distance` itself for a closed form. Holds whatever
+    /// the status (an iteration bound or the numerical limit only widens the interval).
+    pub lower_bound: Real,
+    /// Upper bound on the distance (length, ≥ `distance`): GJK's last `|v|`, or
+    /// `distance` for a closed form. Above `distance` when the touching rule reported 0
+    /// for shapes that may be apart by less than the rounding floor.
+    pub upper_bound: Real,
     /// Whether the shapes overlap or touch.
     pub intersecting: bool,
     /// How the answer was obtained.
@@ -96,6 +104,10 @@ pub struct DistanceOutput {
 pub struct ClosestPoints {
     /// Distance between the shapes (length, ≥ 0; 0 when they overlap or touch).
     pub distance: Real,
+    /// Certified lower bound on the distance (see [`DistanceOutput::lower_bound`]).
+    pub lower_bound: Real,
+    /// Upper bound on the distance (see [`DistanceOutput::upper_bound`]).
+    pub upper_bound: Real,
     /// Whether the shapes overlap or touch.
     pub intersecting: bool,
     /// Closest point on A (world frame). When the shapes overlap, a point common to
@@ -116,6 +128,14 @@ pub struct Contact {
     /// Signed distance (length): > 0 separated, 0 touching, < 0 penetrating, where
     /// `-distance` is the penetration depth.
     pub distance: Real,
+    /// Lower bound on the signed distance (length, ≤ `distance`): for a penetrating
+    /// pair minus EPA's upper bound on the depth, for a separated pair GJK's certified
+    /// lower bound, `distance` itself for closed forms and SAT. The true signed distance
+    /// lies in `[lower_bound, upper_bound]` whatever the status, up to rounding.
+    pub lower_bound: Real,
+    /// Upper bound on the signed distance (length, ≥ `distance`): minus EPA's certified
+    /// lower bound on the depth, or GJK's `|v|` for a separated pair.
+    pub upper_bound: Real,
     /// Unit normal from A towards B (world frame). For a penetrating pair, translating B
     /// by `-distance × normal` separates the shapes; for a separated pair, it is the
     /// direction from `point_a` to `point_b`.

@@ -142,6 +142,23 @@ fn best_touching_normal<A: SupportMap, B: SupportMap>(
     }
 }
 
+/// The interval `bounds` (lower, upper; length units) widened to hold the reported
+/// `value` (which the touching rule may have rounded to 0), with its ends no lower than
+/// `floor` (0 for unsigned distances). NaN ends are replaced by `value`.
+fn enclosing((lower, upper): (Real, Real), value: Real, floor: Real) -> (Real, Real) {
+    let lower = if lower.is_nan() {
+        value
+    } else {
+        lower.max(floor).min(value)
+    };
+    let upper = if upper.is_nan() {
+        value
+    } else {
+        upper.max(floor).max(value)
+    };
+    (lower, upper)
+}
+
 fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point, Point) {
     (
         c.distance,
@@ -237,9 +254,10 @@ pub fn distance_with(
     let (cb, mb) = b.core();
     let rel = pose_a.inv_mul(pose_b);
     // Only the distance is wanted: no witness points are built or transformed.
-    let (distance, floor, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
+    let (distance, bounds, floor, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
         Some((c, _)) => (
             c.distance,
+            (c.distance, c.distance),
             touch_floor(options, analytic_scale(a, b, &rel)),
             QueryStatus::Converged,
             0,
@@ -254,6 +272,7 @@ pub fn distance_with(
             };
             (
                 gap,
+                g.distance_bounds(ma + mb),
                 touch_floor(options, g.scale + ma + mb),
                 g.status.into(),
                 g.iterations,
@@ -262,8 +281,11 @@ pub fn distance_with(
     };
     // Within the rounding floor: touching.
     let distance = if distance > floor { distance } else { 0.0 };
+    let (lower_bound, upper_bound) = enclosing(bounds, distance, 0.0);
     DistanceOutput {
         distance,
+        lower_bound,
+        upper_bound,
         intersecting: distance <= 0.0,
         status,
         iterations,
@@ -293,51 +315,56 @@ pub fn closest_points_with(
     let closed = analytic(&ca, ma, &cb, mb, &rel)
         .map(|(c, _)| (c, c.distance + ma + mb))
         .filter(|&(_, core_distance)| core_distance > 0.0);
-    let (core_distance, normal, pa, pb, status, iterations, sigma) = if let Some((c, d)) = closed {
-        (
-            d,
-            c.normal,
-            c.point_a - c.normal * ma,
-            c.point_b + c.normal * mb,
-            QueryStatus::Converged,
-            0,
-            analytic_scale(a, b, &rel),
-        )
-    } else {
-        let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
-            gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache)
-        });
-        let (pa, pb) = g.simplex.witnesses();
-        let sigma = g.scale + ma + mb;
-        let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
-        if outcome == GjkOutcome::Overlapping {
+    let (core_distance, normal, pa, pb, status, iterations, sigma, bounds) =
+        if let Some((c, d)) = closed {
             (
-                0.0,
-                crate::math::Vector::ZERO,
-                pa,
-                pb,
-                g.status.into(),
-                g.iterations,
-                sigma,
+                d,
+                c.normal,
+                c.point_a - c.normal * ma,
+                c.point_b + c.normal * mb,
+                QueryStatus::Converged,
+                0,
+                analytic_scale(a, b, &rel),
+                (c.distance, c.distance),
             )
         } else {
-            // Not certified apart beyond the margins: touching, at the margins.
-            let core = if outcome == GjkOutcome::Touching {
-                g.vv.sqrt().min(ma + mb)
+            let g: LocalGjk = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
+                gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache)
+            });
+            let (pa, pb) = g.simplex.witnesses();
+            let sigma = g.scale + ma + mb;
+            let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
+            let bounds = g.distance_bounds(ma + mb);
+            if outcome == GjkOutcome::Overlapping {
+                (
+                    0.0,
+                    crate::math::Vector::ZERO,
+                    pa,
+                    pb,
+                    g.status.into(),
+                    g.iterations,
+                    sigma,
+                    bounds,
+                )
             } else {
-                g.vv.sqrt()
-            };
-            (
-                core,
-                g.normal(),
-                pa,
-                pb,
-                g.status.into(),
-                g.iterations,
-                sigma,
-            )
-        }
-    };
+                // Not certified apart beyond the margins: touching, at the margins.
+                let core = if outcome == GjkOutcome::Touching {
+                    g.vv.sqrt().min(ma + mb)
+                } else {
+                    g.vv.sqrt()
+                };
+                (
+                    core,
+                    g.normal(),
+                    pa,
+                    pb,
+                    g.status.into(),
+                    g.iterations,
+                    sigma,
+                    bounds,
+                )
+            }
+        };
     let margin = ma + mb;
     // Within the rounding floor of the margins: touching.
     let (distance, point_a, point_b) = if core_distance > margin + touch_floor(options, sigma) {
@@ -353,8 +380,11 @@ pub fn closest_points_with(
         let p = (pa + pb) * 0.5;
         (0.0, p, p)
     };
+    let (lower_bound, upper_bound) = enclosing(bounds, distance, 0.0);
     ClosestPoints {
         distance,
+        lower_bound,
+        upper_bound,
         intersecting: distance <= 0.0,
         point_a: pose_a.transform_point(point_a),
         point_b: pose_a.transform_point(point_b),
@@ -408,8 +438,11 @@ pub(crate) fn contact_in(
     if let Some((c, method)) = closed {
         let (distance, normal, point_a, point_b) = to_world(c, pose_a);
         let floor = touch_floor(options, analytic_scale(a, b, &rel));
+        let distance = touching_as_zero(distance, floor);
         return Contact {
-            distance: touching_as_zero(distance, floor),
+            distance,
+            lower_bound: distance,
+            upper_bound: distance,
             normal,
             point_a,
             point_b,
@@ -428,7 +461,9 @@ pub(crate) fn contact_in(
         // (it reports small separations too).
         let noisy = g.status != gjk::GjkStatus::Converged
             && g.vv.sqrt() <= tolerance::NOISY_SEPARATION * g.scale;
-        let (mut c, status, method, iterations) = if outcome == GjkOutcome::Overlapping || noisy {
+        let (mut c, status, method, iterations, bounds) = if outcome == GjkOutcome::Overlapping
+            || noisy
+        {
             let e = match workspace {
                 Some(ws) => epa::run(&pair, hints, &g, epa_opts, ws),
                 None => epa::with_thread_workspace(|ws| epa::run(&pair, hints, &g, epa_opts, ws)),
@@ -443,6 +478,7 @@ pub(crate) fn contact_in(
                 QueryStatus::from(e.status),
                 ContactMethod::GjkEpa,
                 g.iterations + e.iterations + e.refine_iterations,
+                (-e.upper, -e.lower),
             )
         } else {
             let (pa, pb) = g.simplex.witnesses();
@@ -456,6 +492,7 @@ pub(crate) fn contact_in(
                 QueryStatus::from(g.status),
                 ContactMethod::Gjk,
                 g.iterations,
+                (g.lower, g.vv.sqrt()),
             )
         };
         // Cores touching within rounding: the normal of a stalled GJK (|v| at noise
@@ -473,9 +510,9 @@ pub(crate) fn contact_in(
         if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, hints, &g, floor, &mut c);
         }
-        (c, status, method, iterations, sigma, outcome)
+        (c, status, method, iterations, sigma, outcome, bounds)
     });
-    let (mut c, status, method, iterations, sigma, outcome) = local;
+    let (mut c, status, method, iterations, sigma, outcome, (core_lower, core_upper)) = local;
     // Add the margins back: the shapes are the cores inflated by ma and mb.
     c.distance -= ma + mb;
     c.distance = touching_as_zero(c.distance, touch_floor(options, sigma + ma + mb));
@@ -486,8 +523,15 @@ pub(crate) fn contact_in(
     c.point_a += c.normal * ma;
     c.point_b -= c.normal * mb;
     let (distance, normal, point_a, point_b) = to_world(c, pose_a);
+    let (lower_bound, upper_bound) = enclosing(
+        (core_lower - (ma + mb), core_upper - (ma + mb)),
+        distance,
+        Real::NEG_INFINITY,
+    );
     Contact {
         distance,
+        lower_bound,
+        upper_bound,
         normal,
         point_a,
         point_b,

@@ -815,6 +815,21 @@ impl LocalGjk {
         }
     }
 
+    /// Certified bounds `(lower, upper)` on the distance between the shapes when they
+    /// are the run's sets inflated by `margin` in all (length units, both ≥ 0): the
+    /// cores' distance lies in `[lower, |v|]`, less the margin; `(0, 0)` when the cores
+    /// overlap.
+    pub(crate) fn distance_bounds(&self, margin: Real) -> (Real, Real) {
+        if self.intersecting {
+            (0.0, 0.0)
+        } else {
+            (
+                (self.lower - margin).max(0.0),
+                (self.vv.sqrt() - margin).max(0.0),
+            )
+        }
+    }
+
     /// Whether the run leaves the shapes touching or overlapping (see [`Self::outcome`]).
     fn touches(&self, margin: Real, abs_tol: Real) -> bool {
         self.intersecting
