@@ -18,7 +18,10 @@
 //! phase ([`World::brute_force_contacts`]). Each overlapping pair keeps a [`GjkCache`]
 //! for as long as its boxes overlap, so coherent motion warm-starts GJK frame after
 //! frame: a pair that was apart is usually confirmed apart by one support call per shape
-//! along its cached separating axis.
+//! along its cached separating axis. A pair with a compound keeps a
+//! [`PartCaches`](compound::PartCaches) instead: a cache per part pair it met lately (at
+//! most [`PartCaches::CAPACITY`](compound::PartCaches::CAPACITY)), made at its first
+//! test and reused while the pair lasts.
 //!
 //! A pair proved apart also keeps the separation its test certified, and every move
 //! lowers it by a bound on how far any point of the object can have gone (`|Δt| +
@@ -41,7 +44,7 @@
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
 use crate::math::{Pose, Real, Vector, EPSILON};
-use crate::query::compound::{self, Collider};
+use crate::query::compound::{self, Collider, PartCaches};
 use crate::query::gjk::GjkCache;
 use crate::query::{self, Contact, QueryOptions};
 use crate::tolerance::SLACK;
@@ -209,19 +212,25 @@ fn placed<'a>(slots: &'a [Slot], places: &[Place], i: usize) -> Option<Placed<'a
     })
 }
 
-/// What a broad-phase pair keeps from update to update: its GJK warm start, and a lower
-/// bound on the distance between its shapes (length units; −∞ when unknown or in
-/// contact), lowered each update by how far the two objects may have moved.
-#[derive(Debug, Clone, Copy)]
+/// What a broad-phase pair keeps from update to update: its GJK warm start (one per
+/// part pair for a pair with a compound), and a lower bound on the distance between its
+/// shapes (length units; −∞ when unknown or in contact), lowered each update by how far
+/// the two objects may have moved.
+#[derive(Debug, Clone)]
 struct PairState {
+    /// The warm start of a convex pair.
     cache: GjkCache,
     separation: Real,
+    /// The warm starts of a pair with a compound, made at its first test (boxed: one
+    /// pointer in the states of convex pairs).
+    parts: Option<Box<PartCaches>>,
 }
 
 impl PairState {
     const NEW: PairState = PairState {
         cache: GjkCache::new(),
         separation: Real::NEG_INFINITY,
+        parts: None,
     };
 }
 
@@ -499,7 +508,7 @@ impl World {
         let t1 = std::time::Instant::now();
         // Carry the states of pairs that persist (both lists sorted by key); the narrow
         // phase lowers their separations by how far their objects may have moved.
-        let old = std::mem::take(&mut self.pair_caches);
+        let mut old = std::mem::take(&mut self.pair_caches);
         let mut work = std::mem::take(&mut self.spare_caches);
         work.clear();
         let mut j = 0;
@@ -509,7 +518,7 @@ impl World {
                 j += 1;
             }
             let state = if j < old.len() && old[j].0 == k {
-                old[j].1
+                std::mem::replace(&mut old[j].1, PairState::NEW)
             } else {
                 PairState::NEW
             };
@@ -719,7 +728,7 @@ type Hit = (Found, [u32; 2]);
 /// The narrow phase of one pair: the contact when the shapes are within the contact
 /// margin. Convex pairs warm-start GJK from the pair's cache and leave in `state` the
 /// separation the test proved (less its rounding slack; −∞ if none); pairs with a
-/// compound go part by part.
+/// compound go part by part, warm-started from the pair's part caches.
 fn narrow_pair(
     a: &Placed<'_>,
     b: &Placed<'_>,
@@ -742,20 +751,22 @@ fn narrow_pair(
         return None;
     }
     let (Collider::Convex(sa), Collider::Convex(sb)) = (a.shape, b.shape) else {
+        let parts: &mut PartCaches = state.parts.get_or_insert_with(Default::default);
+        let (sa, qa, sb, qb, q) = (a.shape, &a.pose, b.shape, &b.pose, &opts.query);
         if !opts.contact_details {
             let (pa, pb) = if margin > 0.0 {
-                let d = compound::distance(a.shape, &a.pose, b.shape, &b.pose, &opts.query);
+                let d = compound::distance_with(sa, qa, sb, qb, q, Some(parts));
                 (d.answer <= margin).then_some((d.part_a, d.part_b))?
             } else {
-                let h = compound::intersects(a.shape, &a.pose, b.shape, &b.pose, &opts.query)?;
+                let h = compound::intersects_with(sa, qa, sb, qb, q, Some(parts))?;
                 (h.part_a, h.part_b)
             };
             return Some((None, pa, pb));
         }
         if margin <= 0.0 {
-            compound::intersects(a.shape, &a.pose, b.shape, &b.pose, &opts.query)?;
+            compound::intersects_with(sa, qa, sb, qb, q, Some(&mut *parts))?;
         }
-        let c = compound::contact(a.shape, &a.pose, b.shape, &b.pose, &opts.query);
+        let c = compound::contact_with(sa, qa, sb, qb, q, Some(parts));
         return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b));
     };
     let cache = &mut state.cache;

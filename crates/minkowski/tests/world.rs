@@ -466,3 +466,142 @@ fn pairs_touching_where_their_balls_touch_are_contacts() {
     }
     assert!(found >= 100, "{found}");
 }
+
+/// A compound of `n` random convex parts about its origin.
+fn random_compound(rng: &mut Rng, n: usize) -> Collider {
+    let parts = (0..n)
+        .map(|_| {
+            let t = rng.dir() * rng.range(0.0, 0.8);
+            (
+                Pose::new(rng.rotation(), v(t.x, t.y, t.z)).unwrap(),
+                random_convex(rng),
+            )
+        })
+        .collect();
+    Compound::new(parts).unwrap().into()
+}
+
+/// Warm starts per part pair (the world keeps a cache per compound pair) change no
+/// answer beyond the convex queries' tolerance: compounds of 2 to 12 parts (and some
+/// convex shapes) moving coherently through each other for 30 frames, with and without
+/// contact details and a contact margin. Every frame, the contact set equals an
+/// all-pairs cold narrow phase (bar pairs touching within tolerance), and every contact
+/// with a compound has the signed distance of a cold `compound::contact` and, unless
+/// two part pairs tie within tolerance, its parts. The warm runs take fewer iterations
+/// than the cold queries.
+#[test]
+fn compound_warm_starts_agree_with_cold_queries() {
+    use minkowski::query::compound;
+    use minkowski::query::QueryOptions;
+    let tol = 10.0 * common::REL_TOL as Real;
+    let variants = [
+        (0.0, true, false),
+        (0.0, true, true),
+        (0.1, true, false),
+        (0.1, false, false),
+    ];
+    for (margin, details, parallel) in variants {
+        let label = format!("margin {margin}, details {details}, parallel {parallel}");
+        let mut rng = Rng::new(0xc0ca);
+        let mut w = World::new(
+            BroadPhaseKind::SweepAndPrune,
+            WorldOptions {
+                contact_margin: margin,
+                contact_details: details,
+                parallel,
+                ..Default::default()
+            },
+        );
+        let mut objects = Vec::new();
+        for k in 0..40 {
+            let shape = if k % 4 == 3 {
+                random_convex(&mut rng).into()
+            } else {
+                let n = 2 + rng.below(11);
+                random_compound(&mut rng, n)
+            };
+            let pose = random_pose(&mut rng, 3.0);
+            let h = w.insert(shape, pose).unwrap();
+            let d = rng.dir() * 0.03;
+            objects.push((h, pose, v(d.x, d.y, d.z)));
+        }
+        let opts = QueryOptions::default();
+        let (mut checked, mut warm_iterations, mut cold_iterations) = (0, 0, 0);
+        for frame in 0..30 {
+            w.update();
+            let label = format!("{label}, frame {frame}");
+            assert!(
+                check_against_brute_force(&w, &label) <= 2,
+                "{label}: too many ties"
+            );
+            for c in w.contacts() {
+                let ((sa, pa), (sb, pb)) = (w.get(c.a).unwrap(), w.get(c.b).unwrap());
+                if matches!((sa, sb), (Collider::Convex(_), Collider::Convex(_))) {
+                    continue;
+                }
+                let cold = compound::contact(sa, pa, sb, pb, &opts);
+                let Some(warm) = c.contact else {
+                    // Without details: the pair is within the margin, cold too.
+                    assert!(cold.answer.distance <= margin + tol, "{label}");
+                    continue;
+                };
+                checked += 1;
+                warm_iterations += warm.iterations;
+                cold_iterations += cold.answer.iterations;
+                let scale = 1.0 + cold.answer.distance.abs();
+                assert!(
+                    (warm.distance - cold.answer.distance).abs() <= tol * scale,
+                    "{label}: warm {} cold {}",
+                    warm.distance,
+                    cold.answer.distance
+                );
+                if (c.part_a, c.part_b) != (cold.part_a, cold.part_b) {
+                    // A tie: the world's part pair, asked cold, is as deep.
+                    let part = |s: &Collider, p: &Pose, i: Option<u32>| match s {
+                        Collider::Convex(s) => (s.clone(), *p),
+                        Collider::Compound(k) => {
+                            let (q, s) = &k.parts()[i.unwrap() as usize];
+                            (s.clone(), p.mul(q))
+                        }
+                    };
+                    let (xa, qa) = part(sa, pa, c.part_a);
+                    let (xb, qb) = part(sb, pb, c.part_b);
+                    let d = minkowski::query::contact(&xa, &qa, &xb, &qb).distance;
+                    assert!(
+                        (d - cold.answer.distance).abs() <= tol * scale,
+                        "{label}: parts {:?} at {d}, cold parts {:?} at {}",
+                        (c.part_a, c.part_b),
+                        (cold.part_a, cold.part_b),
+                        cold.answer.distance
+                    );
+                }
+            }
+            // Coherent motion: a small step and turn per frame, bouncing off the walls.
+            for (h, pose, vel) in objects.iter_mut() {
+                let t = pose.translation() + *vel;
+                if t.abs().max_element() > 3.0 {
+                    *vel = -*vel;
+                }
+                *pose = Pose::new(
+                    (Rotation::from_axis_angle(Vector::Y, 0.015) * pose.rotation()).normalize(),
+                    t,
+                )
+                .unwrap();
+                w.set_pose(*h, *pose).unwrap();
+            }
+        }
+        if details {
+            assert!(
+                checked > 300,
+                "{label}: {checked} compound contacts checked"
+            );
+            assert!(
+                warm_iterations < cold_iterations,
+                "{label}: warm {warm_iterations} iterations, cold {cold_iterations}"
+            );
+            eprintln!(
+                "{label}: {checked} compound contacts, iterations warm {warm_iterations} cold {cold_iterations}"
+            );
+        }
+    }
+}
