@@ -1,5 +1,5 @@
-//! Criterion benches: intersection, distance and contact for every pair of the twelve
-//! protocol shape types and for seed 000's point clouds, separated, touching and
+//! Criterion benches: intersection, distance and contact for every pair of the
+//! protocol's shape types and for seed 000's point clouds, separated, touching and
 //! penetrating. Each measurement is a batch of 32 seeded pose pairs (the reported time
 //! is per batch; criterion's throughput line gives queries per second).
 //!

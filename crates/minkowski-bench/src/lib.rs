@@ -91,7 +91,12 @@ impl Config {
     }
 }
 
-/// The twelve shape types of the query protocol, each about one unit in size.
+/// One shape of every registered type of the query protocol ([`Shape::TYPE_NAMES`]),
+/// each about one unit in size, with its name in the tables: the hand-picked instances
+/// below for the twelve types the committed tables were measured on (their names and
+/// sizes are the tables' rows), then the
+/// [`ConvexShape::example`](minkowski::shape::ConvexShape::example) of every type
+/// registered since, under its protocol name.
 pub fn primitive_shapes() -> Vec<(&'static str, Shape)> {
     let v = Vector::new;
     let cloud: Vec<Vector> = {
@@ -126,10 +131,19 @@ pub fn primitive_shapes() -> Vec<(&'static str, Shape)> {
                 .map(Shape::from),
         ),
     ];
-    shapes
+    let mut shapes: Vec<(&'static str, Shape)> = shapes
         .into_iter()
         .filter_map(|(n, s)| s.ok().map(|s| (n, s)))
-        .collect()
+        .collect();
+    for example in Shape::examples() {
+        if !shapes
+            .iter()
+            .any(|(_, s)| s.type_name() == example.type_name())
+        {
+            shapes.push((example.type_name(), example));
+        }
+    }
+    shapes
 }
 
 /// Seed 000's meshes as point clouds: cube 8, cone 33, cylinder 64, sphere 482 vertices.

@@ -18,10 +18,7 @@
 use minkowski::query::compound::{self, Collider};
 use minkowski::query::manifold::manifold_compound;
 use minkowski::query::{self, Manifold, QueryOptions, QueryStatus};
-use minkowski::shape::{
-    Capsule, Compound, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape, Pyramid,
-    RoundedShape, Segment, Shape, Sphere, Triangle,
-};
+use minkowski::shape::{Compound, Shape, ShapeError, ShapeParams};
 use minkowski::{Pose, Real, Rotation, Vector};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -122,7 +119,10 @@ fn pose_err_owned(m: String) -> LineError {
     err("invalid_pose", m)
 }
 
-/// Parses a shape object.
+/// Parses a shape object: its `type` names a registered shape
+/// ([`Shape::TYPE_NAMES`]), whose constructor reads the other fields through
+/// [`JsonShape`]. `name` says where the object is (`"a"`, `"rounded shape"`, ...) in the
+/// error messages.
 pub fn parse_shape(v: &Value, name: &str) -> Result<Shape, LineError> {
     let obj = v.as_object().ok_or_else(|| {
         shape_err(format!(
@@ -140,84 +140,80 @@ pub fn parse_shape(v: &Value, name: &str) -> Result<Shape, LineError> {
         }
         None => return Err(shape_err(format!("'{name}' needs a 'type'"))),
     };
-    let se = |e: minkowski::shape::ShapeError| shape_err(e.to_string());
-    let shape: Shape = match ty {
-        "sphere" => Sphere::new(number(obj, ty, "radius")?).map_err(se)?.into(),
-        "cuboid" => Cuboid::new(field_vec3(obj, ty, "half_extents")?)
-            .map_err(se)?
-            .into(),
-        "capsule" => Capsule::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
-            .map_err(se)?
-            .into(),
-        "cylinder" => Cylinder::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
-            .map_err(se)?
-            .into(),
-        "cone" => Cone::new(number(obj, ty, "half_height")?, number(obj, ty, "radius")?)
-            .map_err(se)?
-            .into(),
-        "pyramid" => Pyramid::new(field_vec3(obj, ty, "half_extents")?)
-            .map_err(se)?
-            .into(),
-        "ellipsoid" => Ellipsoid::new(field_vec3(obj, ty, "radii")?)
-            .map_err(se)?
-            .into(),
-        "segment" => Segment::new(field_vec3(obj, ty, "a")?, field_vec3(obj, ty, "b")?)
-            .map_err(se)?
-            .into(),
-        "triangle" => Triangle::new(
-            field_vec3(obj, ty, "a")?,
-            field_vec3(obj, ty, "b")?,
-            field_vec3(obj, ty, "c")?,
-        )
-        .map_err(se)?
-        .into(),
-        "point" => {
-            let p = match obj.get("p") {
-                Some(v) => vec3(v, "point p", shape_err_owned)?,
-                None => Vector::ZERO,
-            };
-            PointShape::new(p).map_err(se)?.into()
-        }
-        "convex" => {
-            let pts = obj
-                .get("points")
-                .ok_or_else(|| shape_err("convex needs 'points': [[x, y, z], ...]"))?;
-            let arr = pts.as_array().ok_or_else(|| {
-                shape_err(format!(
-                    "convex points must be an array, got {}",
-                    kind_of(pts)
-                ))
-            })?;
-            let mut points = Vec::with_capacity(arr.len());
-            for (i, p) in arr.iter().enumerate() {
-                points.push(vec3(p, &format!("convex points[{i}]"), shape_err_owned)?);
-            }
-            ConvexPolyhedron::new(points).map_err(se)?.into()
-        }
-        "rounded" => {
-            let inner = obj
-                .get("shape")
-                .ok_or_else(|| shape_err("rounded needs an inner 'shape'"))?;
-            let inner = parse_shape(inner, "rounded shape")?;
-            RoundedShape::new(inner, number(obj, ty, "radius")?)
-                .map_err(se)?
-                .into()
-        }
-        "compound" => {
-            return Err(shape_err(format!(
-                "'{name}' cannot be a compound (compounds are only accepted as a query's \
-                 'a' or 'b', with convex parts)"
-            )))
-        }
-        other => {
-            return Err(shape_err(format!(
-                "unknown shape type '{}' (expected sphere, cuboid, capsule, cylinder, cone, \
-                 pyramid, ellipsoid, segment, triangle, point, convex, rounded or compound)",
-                truncate(other, 64)
-            )))
-        }
-    };
-    Ok(shape)
+    if ty == "compound" {
+        return Err(shape_err(format!(
+            "'{name}' cannot be a compound (compounds are only accepted as a query's \
+             'a' or 'b', with convex parts)"
+        )));
+    }
+    Shape::from_params(ty, &JsonShape { obj, ty }).unwrap_or_else(|| {
+        Err(shape_err(format!(
+            "unknown shape type '{}' (expected {} or compound)",
+            truncate(ty, 64),
+            Shape::TYPE_NAMES.join(", ")
+        )))
+    })
+}
+
+/// A shape object's fields, read for the shape's constructor
+/// ([`minkowski::shape::ConvexShape::from_params`]). Error messages name the shape type
+/// and the field (`"capsule radius must be a number, got a string"`).
+struct JsonShape<'a> {
+    obj: &'a Map<String, Value>,
+    ty: &'a str,
+}
+
+impl ShapeParams for JsonShape<'_> {
+    type Error = LineError;
+
+    fn number(&self, field: &'static str) -> Result<Real, LineError> {
+        number(self.obj, self.ty, field)
+    }
+
+    fn vector(&self, field: &'static str) -> Result<Vector, LineError> {
+        field_vec3(self.obj, self.ty, field)
+    }
+
+    fn optional_vector(&self, field: &'static str) -> Result<Option<Vector>, LineError> {
+        self.obj
+            .get(field)
+            .map(|v| vec3(v, &format!("{} {field}", self.ty), shape_err_owned))
+            .transpose()
+    }
+
+    fn points(&self, field: &'static str) -> Result<Vec<Vector>, LineError> {
+        let ty = self.ty;
+        let pts = self
+            .obj
+            .get(field)
+            .ok_or_else(|| shape_err(format!("{ty} needs '{field}': [[x, y, z], ...]")))?;
+        let arr = pts.as_array().ok_or_else(|| {
+            shape_err(format!(
+                "{ty} {field} must be an array, got {}",
+                kind_of(pts)
+            ))
+        })?;
+        arr.iter()
+            .enumerate()
+            .map(|(i, p)| vec3(p, &format!("{ty} {field}[{i}]"), shape_err_owned))
+            .collect()
+    }
+
+    fn shape(&self, field: &'static str) -> Result<Shape, LineError> {
+        let ty = self.ty;
+        let inner = self
+            .obj
+            .get(field)
+            .ok_or_else(|| shape_err(format!("{ty} needs an inner '{field}'")))?;
+        parse_shape(inner, &format!("{ty} {field}"))
+    }
+}
+
+/// A shape constructor's refusal, as the protocol's `invalid_shape` error.
+impl From<ShapeError> for LineError {
+    fn from(e: ShapeError) -> Self {
+        shape_err(e.to_string())
+    }
 }
 
 /// Parses a query's shape: a convex shape, or a `compound` of convex parts

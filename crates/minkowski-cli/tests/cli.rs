@@ -216,6 +216,83 @@ fn hostile_lines_get_typed_errors_and_the_tool_goes_on() {
     assert_eq!(lines.last().unwrap()["error"]["kind"], "invalid_json");
 }
 
+/// Shape errors name the shape type and the field, in the words the parser used before
+/// shapes were read through the library's registry (`Shape::from_params`); pinned here
+/// since the registry generates them. The unknown-type message lists the registered
+/// types in registry order (later types are appended before "or compound").
+#[test]
+fn shape_errors_name_the_type_and_the_field() {
+    let cases = [
+        (
+            r#"{"type": "capsule", "half_height": 1}"#,
+            "capsule needs a number 'radius'",
+        ),
+        (
+            r#"{"type": "capsule", "half_height": "1", "radius": 1}"#,
+            "capsule half_height must be a number, got a string",
+        ),
+        (
+            r#"{"type": "cuboid"}"#,
+            "cuboid needs 'half_extents': [x, y, z]",
+        ),
+        (
+            r#"{"type": "cuboid", "half_extents": [1, -2, 1]}"#,
+            "cuboid half_extents must be finite and >= 0, got -2",
+        ),
+        (
+            r#"{"type": "point", "p": [0, 0]}"#,
+            "point p must be an array of 3 numbers, got 2 elements",
+        ),
+        (
+            r#"{"type": "convex"}"#,
+            "convex needs 'points': [[x, y, z], ...]",
+        ),
+        (
+            r#"{"type": "convex", "points": {}}"#,
+            "convex points must be an array, got an object",
+        ),
+        (
+            r#"{"type": "convex", "points": [[0, 0, 0], [1, "a", 0]]}"#,
+            "convex points[1][1] must be a number, got a string",
+        ),
+        (
+            r#"{"type": "convex", "points": []}"#,
+            "convex needs at least one point",
+        ),
+        (
+            r#"{"type": "rounded", "radius": 0.1}"#,
+            "rounded needs an inner 'shape'",
+        ),
+        (
+            r#"{"type": "rounded", "radius": 0.1, "shape": {"type": "compound", "parts": []}}"#,
+            "'rounded shape' cannot be a compound (compounds are only accepted as a query's \
+             'a' or 'b', with convex parts)",
+        ),
+        (
+            r#"{"type": "rounded", "shape": {"type": "sphere", "radius": 1}}"#,
+            "rounded needs a number 'radius'",
+        ),
+    ];
+    for (shape, message) in cases {
+        let a = query(&format!(
+            r#"{{"id": 1, "query": "contact", "a": {shape}, "b": {SPHERE}}}"#
+        ));
+        assert_eq!(a["error"]["kind"], "invalid_shape", "{shape}");
+        assert_eq!(a["error"]["message"], message, "{shape}");
+    }
+    let a = query(&format!(
+        r#"{{"id": 1, "query": "contact", "a": {{"type": "blob"}}, "b": {SPHERE}}}"#
+    ));
+    let m = a["error"]["message"].as_str().unwrap();
+    assert!(
+        m.starts_with(
+            "unknown shape type 'blob' (expected sphere, cuboid, capsule, cylinder, cone, \
+             pyramid, ellipsoid, segment, triangle, point, convex, rounded"
+        ) && m.ends_with(" or compound)"),
+        "{m}"
+    );
+}
+
 #[test]
 fn ids_are_echoed_verbatim_and_absent_when_absent() {
     for id in [

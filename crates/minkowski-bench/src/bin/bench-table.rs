@@ -1,5 +1,5 @@
 //! Prints the narrow-phase bench table: median ns per query for every pair of the
-//! twelve protocol shape types and for seed 000's point clouds, separated, touching and
+//! protocol's shape types and for seed 000's point clouds, separated, touching and
 //! penetrating; then GJK iteration counts, plain against Nesterov-accelerated, on the
 //! same inputs.
 //!
@@ -110,7 +110,7 @@ fn main() {
     let prims = primitive_shapes();
     let seeds = seed000_shapes();
     table(
-        "Every pair of the twelve protocol shape types",
+        &format!("Every pair of the {} protocol shape types", prims.len()),
         &prims,
         rounds,
     );
@@ -119,6 +119,6 @@ fn main() {
         &seeds,
         rounds,
     );
-    iterations("the twelve protocol shape types", &prims);
+    iterations(&format!("the {} protocol shape types", prims.len()), &prims);
     iterations("seed 000 point clouds", &seeds);
 }

@@ -408,9 +408,11 @@ mod tests {
         Triangle,
     };
 
+    /// One of each kind at hand-picked sizes, then the registry's example of every
+    /// registered type (so that a new shape's features are checked on registration).
     fn shapes() -> Vec<Shape> {
         let v = Vector::new;
-        vec![
+        let mut shapes: Vec<Shape> = vec![
             Cuboid::new(v(1.0, 0.5, 0.7)).unwrap().into(),
             Pyramid::new(v(1.0, 0.8, 0.6)).unwrap().into(),
             Cylinder::new(0.7, 0.4).unwrap().into(),
@@ -437,7 +439,9 @@ mod tests {
             RoundedShape::new(Cuboid::new(v(0.5, 0.4, 0.3)).unwrap().into(), 0.1)
                 .unwrap()
                 .into(),
-        ]
+        ];
+        shapes.extend(Shape::examples());
+        shapes
     }
 
     /// Every feature point is within the feature angle of supporting (its support gap is

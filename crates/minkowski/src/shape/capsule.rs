@@ -1,6 +1,6 @@
 //! A capsule along local +Y.
 
-use super::{check_length, Segment, ShapeError};
+use super::{check_length, ConvexShape, CoreShape, Segment, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -44,11 +44,38 @@ impl Capsule {
             Vector::new(0.0, self.half_height, 0.0),
         )
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "capsule", "half_height": h, "radius": r}`. Core: the inner
+/// segment, with margin `r`.
+impl ConvexShape for Capsule {
+    const TYPE_NAME: &'static str = "capsule";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Segment(self.segment()), self.radius)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         let e = Vector::new(self.radius, self.half_height + self.radius, self.radius);
         Aabb::new(-e, e)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.half_height + self.radius
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(
+            params.number("half_height")?,
+            params.number("radius")?,
+        )?)
+    }
+
+    fn example() -> Self {
+        Self {
+            half_height: 0.4,
+            radius: 0.25,
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! A cone along local +Y.
 
 use super::cylinder::disc_support;
-use super::{check_length, ShapeError};
+use super::{check_length, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -36,11 +36,38 @@ impl Cone {
     pub fn radius(&self) -> Real {
         self.radius
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "cone", "half_height": h, "radius": r}`. Core: itself.
+impl ConvexShape for Cone {
+    const TYPE_NAME: &'static str = "cone";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Cone(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         let e = Vector::new(self.radius, self.half_height, self.radius);
         Aabb::new(-e, e)
+    }
+
+    /// The apex is at the half height, the base rim at `hypot(h, r)`.
+    fn bounding_radius(&self) -> Real {
+        self.half_height.hypot(self.radius)
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(
+            params.number("half_height")?,
+            params.number("radius")?,
+        )?)
+    }
+
+    fn example() -> Self {
+        Self {
+            half_height: 0.5,
+            radius: 0.4,
+        }
     }
 }
 

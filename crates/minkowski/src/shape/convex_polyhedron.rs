@@ -20,7 +20,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{check_point, ShapeError};
+use super::{check_point, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 
 use crate::hull::{quickhull3d, ConvexHull, HullError};
@@ -203,11 +203,6 @@ impl ConvexPolyhedron {
         self.climb = climb;
     }
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
-        self.aabb
-    }
-
     /// The largest distance of a vertex from the local origin (length units, as
     /// computed: see [`Shape::bounding_radius`](super::Shape::bounding_radius) for a
     /// bound that allows for its rounding).
@@ -265,6 +260,43 @@ impl ConvexPolyhedron {
             cur = best;
         }
         cur
+    }
+}
+
+/// Protocol: `{"type": "convex", "points": [[x, y, z], ...]}`. Core: itself.
+impl ConvexShape for ConvexPolyhedron {
+    const TYPE_NAME: &'static str = "convex";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Convex(self), 0.0)
+    }
+
+    /// Computed once, at construction.
+    fn local_aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.radius
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.points("points")?)?)
+    }
+
+    /// An irregular octahedron (six vertices, no two faces parallel).
+    fn example() -> Self {
+        let v = Vector::new;
+        let points = vec![
+            v(0.5, 0.05, 0.0),
+            v(-0.45, 0.0, 0.1),
+            v(0.0, 0.5, -0.05),
+            v(0.1, -0.4, 0.0),
+            v(0.0, 0.1, 0.45),
+            v(-0.05, 0.0, -0.5),
+        ];
+        // A fixed, finite, full-dimensional point set: the hull cannot fail.
+        Self::new(points).expect("the example's hull")
     }
 }
 

@@ -1,6 +1,6 @@
 //! A box centred at the origin.
 
-use super::{check_extents, ShapeError};
+use super::{check_extents, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -38,10 +38,32 @@ impl Cuboid {
             )
         })
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "cuboid", "half_extents": [x, y, z]}`. Core: itself.
+impl ConvexShape for Cuboid {
+    const TYPE_NAME: &'static str = "cuboid";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Cuboid(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(-self.half_extents, self.half_extents)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.half_extents.length()
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.vector("half_extents")?)?)
+    }
+
+    fn example() -> Self {
+        Self {
+            half_extents: Vector::new(0.5, 0.4, 0.3),
+        }
     }
 }
 

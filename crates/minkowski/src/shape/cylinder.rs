@@ -1,6 +1,6 @@
 //! A cylinder along local +Y.
 
-use super::{check_length, ShapeError};
+use super::{check_length, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -33,11 +33,37 @@ impl Cylinder {
     pub fn radius(&self) -> Real {
         self.radius
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "cylinder", "half_height": h, "radius": r}`. Core: itself.
+impl ConvexShape for Cylinder {
+    const TYPE_NAME: &'static str = "cylinder";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Cylinder(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         let e = Vector::new(self.radius, self.half_height, self.radius);
         Aabb::new(-e, e)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.half_height.hypot(self.radius)
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(
+            params.number("half_height")?,
+            params.number("radius")?,
+        )?)
+    }
+
+    fn example() -> Self {
+        Self {
+            half_height: 0.5,
+            radius: 0.4,
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! An axis-aligned ellipsoid.
 
-use super::{check_extents, ShapeError};
+use super::{check_extents, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// The ellipsoid `(x/a)² + (y/b)² + (z/c)² ≤ 1` with radii `(a, b, c)`. A zero radius
@@ -27,10 +27,32 @@ impl Ellipsoid {
     pub fn radii(&self) -> Vector {
         self.radii
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "ellipsoid", "radii": [a, b, c]}`. Core: itself.
+impl ConvexShape for Ellipsoid {
+    const TYPE_NAME: &'static str = "ellipsoid";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Ellipsoid(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(-self.radii, self.radii)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.radii.max_element()
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.vector("radii")?)?)
+    }
+
+    fn example() -> Self {
+        Self {
+            radii: Vector::new(0.5, 0.35, 0.25),
+        }
     }
 }
 

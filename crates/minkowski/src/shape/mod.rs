@@ -13,11 +13,19 @@
 //! a capsule a segment with margin `r`, [`RoundedShape`] adds its radius to its inner
 //! shape's margin): GJK runs on the cores, which is exact and far better conditioned
 //! than running it on curved surfaces.
+//!
+//! The set of shapes is open: a shape type is one file here implementing
+//! [`SupportMap`] and [`ConvexShape`], and one entry in the registry at the bottom of this
+//! file, from which [`Shape`]'s variants, its per-kind methods, its construction from the
+//! query protocol's parameters ([`Shape::from_params`], through [`ShapeParams`]) and the
+//! list of kinds the benchmarks and tests iterate over ([`Shape::TYPE_NAMES`],
+//! [`Shape::examples`]) are generated. See [`ConvexShape`] for what stays per core.
 
 mod capsule;
 mod compound;
 mod cone;
 mod convex_polyhedron;
+mod convex_shape;
 mod cuboid;
 mod cylinder;
 mod ellipsoid;
@@ -33,6 +41,7 @@ pub use capsule::Capsule;
 pub use compound::Compound;
 pub use cone::Cone;
 pub use convex_polyhedron::{ConvexPolyhedron, HILL_CLIMB_MIN_VERTICES};
+pub use convex_shape::{ConvexShape, ShapeParams};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
 pub use ellipsoid::Ellipsoid;
@@ -177,38 +186,6 @@ pub(crate) fn check_extents(
     Ok(v)
 }
 
-/// Any convex shape, for runtime dispatch (the CLI, heterogeneous scenes).
-///
-/// Statically typed code can use the concrete shape types directly with the generic
-/// queries in [`crate::query::gjk`] and [`crate::query::epa`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Shape {
-    /// A ball.
-    Sphere(Sphere),
-    /// A box.
-    Cuboid(Cuboid),
-    /// A segment along Y swept by a ball.
-    Capsule(Capsule),
-    /// A cylinder along Y.
-    Cylinder(Cylinder),
-    /// A cone along Y, apex up.
-    Cone(Cone),
-    /// A rectangular pyramid along Y, apex up.
-    Pyramid(Pyramid),
-    /// An axis-aligned ellipsoid.
-    Ellipsoid(Ellipsoid),
-    /// A segment between two points.
-    Segment(Segment),
-    /// A triangle.
-    Triangle(Triangle),
-    /// A single point.
-    Point(PointShape),
-    /// The convex hull of a point cloud.
-    Convex(ConvexPolyhedron),
-    /// Any shape inflated by a ball.
-    Rounded(RoundedShape),
-}
-
 /// A borrowed view of a shape's core (the part GJK runs on); see [`Shape::core`].
 #[derive(Debug, Clone, Copy)]
 pub enum CoreShape<'a> {
@@ -294,91 +271,6 @@ impl SupportMap for CoreShape<'_> {
     }
 }
 
-impl Shape {
-    /// The shape's name as used by the query protocol (`"sphere"`, `"cuboid"`, ...).
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Shape::Sphere(_) => "sphere",
-            Shape::Cuboid(_) => "cuboid",
-            Shape::Capsule(_) => "capsule",
-            Shape::Cylinder(_) => "cylinder",
-            Shape::Cone(_) => "cone",
-            Shape::Pyramid(_) => "pyramid",
-            Shape::Ellipsoid(_) => "ellipsoid",
-            Shape::Segment(_) => "segment",
-            Shape::Triangle(_) => "triangle",
-            Shape::Point(_) => "point",
-            Shape::Convex(_) => "convex",
-            Shape::Rounded(_) => "rounded",
-        }
-    }
-
-    /// Splits the shape into its core and margin: the shape is exactly
-    /// `core ⊕ ball(margin)`. Spheres become points, capsules segments, and rounded
-    /// shapes add their radius to their inner shape's margin.
-    pub fn core(&self) -> (CoreShape<'_>, Real) {
-        match self {
-            Shape::Sphere(s) => (CoreShape::Point(PointShape::ORIGIN), s.radius()),
-            Shape::Capsule(c) => (CoreShape::Segment(c.segment()), c.radius()),
-            Shape::Cuboid(s) => (CoreShape::Cuboid(s), 0.0),
-            Shape::Cylinder(s) => (CoreShape::Cylinder(s), 0.0),
-            Shape::Cone(s) => (CoreShape::Cone(s), 0.0),
-            Shape::Pyramid(s) => (CoreShape::Pyramid(s), 0.0),
-            Shape::Ellipsoid(s) => (CoreShape::Ellipsoid(s), 0.0),
-            Shape::Segment(s) => (CoreShape::Segment(*s), 0.0),
-            Shape::Triangle(s) => (CoreShape::Triangle(s), 0.0),
-            Shape::Point(s) => (CoreShape::Point(*s), 0.0),
-            Shape::Convex(s) => (CoreShape::Convex(s), 0.0),
-            Shape::Rounded(r) => {
-                let (core, margin) = r.inner().core();
-                (core, margin + r.radius())
-            }
-        }
-    }
-
-    /// The shape's bounding box in its local frame.
-    pub fn local_aabb(&self) -> Aabb {
-        match self {
-            Shape::Sphere(s) => s.local_aabb(),
-            Shape::Cuboid(s) => s.local_aabb(),
-            Shape::Capsule(s) => s.local_aabb(),
-            Shape::Cylinder(s) => s.local_aabb(),
-            Shape::Cone(s) => s.local_aabb(),
-            Shape::Pyramid(s) => s.local_aabb(),
-            Shape::Ellipsoid(s) => s.local_aabb(),
-            Shape::Segment(s) => s.local_aabb(),
-            Shape::Triangle(s) => s.local_aabb(),
-            Shape::Point(s) => s.local_aabb(),
-            Shape::Convex(s) => s.local_aabb(),
-            Shape::Rounded(s) => s.local_aabb(),
-        }
-    }
-
-    /// The radius of a ball about the local origin that contains the shape (length
-    /// units): the distance of its farthest point, rounded up by a few units in the last
-    /// place, and never more than the farthest corner of
-    /// [`local_aabb`](Self::local_aabb).
-    pub fn bounding_radius(&self) -> Real {
-        let corner = self.local_aabb().origin_radius();
-        let exact = match self {
-            Shape::Sphere(s) => s.radius(),
-            Shape::Capsule(c) => c.half_height() + c.radius(),
-            Shape::Cuboid(c) => c.half_extents().length(),
-            Shape::Cylinder(c) => c.half_height().hypot(c.radius()),
-            // The apex is at the half height, the base rim at hypot(h, r).
-            Shape::Cone(c) => c.half_height().hypot(c.radius()),
-            Shape::Ellipsoid(e) => e.radii().max_element(),
-            Shape::Convex(p) => p.bounding_radius(),
-            Shape::Rounded(r) => r.inner().bounding_radius() + r.radius(),
-            Shape::Pyramid(p) => farthest(&p.vertices()),
-            Shape::Segment(s) => farthest(&[s.a(), s.b()]),
-            Shape::Triangle(t) => farthest(&t.vertices()),
-            Shape::Point(p) => p.point().length(),
-        };
-        (exact * (1.0 + 4.0 * crate::math::EPSILON)).min(corner)
-    }
-}
-
 /// The largest distance of `points` from the origin.
 pub(crate) fn farthest(points: &[Point]) -> Real {
     points.iter().map(|p| p.length()).fold(0.0, Real::max)
@@ -413,8 +305,97 @@ impl SupportMap for Shape {
     }
 }
 
-macro_rules! impl_from_for_shape {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
+/// Generates [`Shape`] and its per-kind methods from the registry's list of
+/// `Variant(Type)` entries (each type implements [`ConvexShape`]); see the invocation
+/// below.
+macro_rules! shape_registry {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty),)*) => {
+        /// Any convex shape, for runtime dispatch (the CLI, heterogeneous scenes).
+        ///
+        /// Statically typed code can use the concrete shape types directly with the
+        /// generic queries in [`crate::query::gjk`] and [`crate::query::epa`].
+        ///
+        /// The variants and the per-kind methods are generated from the registry in
+        /// `shape/mod.rs` (one line per shape type; see [`ConvexShape`]).
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Shape {
+            $($(#[$doc])* $variant($ty),)*
+        }
+
+        impl Shape {
+            /// The protocol names of every registered shape type, in registry order
+            /// (the order of the variants).
+            pub const TYPE_NAMES: &'static [&'static str] =
+                &[$(<$ty as ConvexShape>::TYPE_NAME,)*];
+
+            /// The shape's name as used by the query protocol (`"sphere"`, `"cuboid"`,
+            /// ...): its type's [`ConvexShape::TYPE_NAME`].
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $(Shape::$variant(_) => <$ty as ConvexShape>::TYPE_NAME,)*
+                }
+            }
+
+            /// Splits the shape into its core and margin: the shape is exactly
+            /// `core ⊕ ball(margin)`. Spheres become points, capsules segments, and
+            /// rounded shapes add their radius to their inner shape's margin.
+            pub fn core(&self) -> (CoreShape<'_>, Real) {
+                match self {
+                    $(Shape::$variant(s) => ConvexShape::core(s),)*
+                }
+            }
+
+            /// The shape's bounding box in its local frame.
+            pub fn local_aabb(&self) -> Aabb {
+                match self {
+                    $(Shape::$variant(s) => ConvexShape::local_aabb(s),)*
+                }
+            }
+
+            /// The radius of a ball about the local origin that contains the shape
+            /// (length units): the distance of its farthest point, rounded up by a few
+            /// units in the last place, and never more than the farthest corner of
+            /// [`local_aabb`](Self::local_aabb).
+            pub fn bounding_radius(&self) -> Real {
+                let corner = self.local_aabb().origin_radius();
+                let exact = match self {
+                    $(Shape::$variant(s) => ConvexShape::bounding_radius(s),)*
+                };
+                (exact * (1.0 + 4.0 * crate::math::EPSILON)).min(corner)
+            }
+
+            /// Builds the registered shape named `type_name` (a protocol name, see
+            /// [`TYPE_NAMES`](Self::TYPE_NAMES)) from `params`; `None` when no
+            /// registered shape has that name.
+            ///
+            /// # Errors
+            /// `Some(Err(_))` with the accessor's error for a missing or malformed
+            /// field, or the constructor's [`ShapeError`] converted into `P::Error`.
+            pub fn from_params<P: ShapeParams + ?Sized>(
+                type_name: &str,
+                params: &P,
+            ) -> Option<Result<Shape, P::Error>> {
+                $(if type_name == <$ty as ConvexShape>::TYPE_NAME {
+                    return Some(<$ty as ConvexShape>::from_params(params).map(Shape::$variant));
+                })*
+                None
+            }
+
+            /// One [`ConvexShape::example`] of every registered type, in registry order.
+            pub fn examples() -> Vec<Shape> {
+                vec![$(Shape::$variant(<$ty as ConvexShape>::example()),)*]
+            }
+
+            /// The support point of the variant's own support map (not through its core),
+            /// for the registry's tests that hold the two against each other.
+            #[cfg(test)]
+            pub(crate) fn own_support(&self, dir: Vector) -> Point {
+                match self {
+                    $(Shape::$variant(s) => SupportMap::local_support(s, dir),)*
+                }
+            }
+        }
+
         $(impl From<$ty> for Shape {
             fn from(s: $ty) -> Self {
                 Shape::$variant(s)
@@ -423,20 +404,35 @@ macro_rules! impl_from_for_shape {
     };
 }
 
-impl_from_for_shape!(
+// The registry: every shape type of [`Shape`], in protocol order. Adding a shape is a
+// file implementing `ConvexShape` and `SupportMap`, its `mod`/`pub use` above, and one
+// entry here.
+shape_registry! {
+    /// A ball.
     Sphere(Sphere),
+    /// A box.
     Cuboid(Cuboid),
+    /// A segment along Y swept by a ball.
     Capsule(Capsule),
+    /// A cylinder along Y.
     Cylinder(Cylinder),
+    /// A cone along Y, apex up.
     Cone(Cone),
+    /// A rectangular pyramid along Y, apex up.
     Pyramid(Pyramid),
+    /// An axis-aligned ellipsoid.
     Ellipsoid(Ellipsoid),
+    /// A segment between two points.
     Segment(Segment),
+    /// A triangle.
     Triangle(Triangle),
+    /// A single point.
     Point(PointShape),
+    /// The convex hull of a point cloud.
     Convex(ConvexPolyhedron),
+    /// Any shape inflated by a ball.
     Rounded(RoundedShape),
-);
+}
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,8 @@
 //! A single point.
 
-use super::{check_point, ShapeError};
+use super::{check_point, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// The single point `p` (local frame). Named `PointShape` to keep `Point` for the vector
@@ -30,10 +30,33 @@ impl PointShape {
     pub fn point(&self) -> Point {
         self.p
     }
+}
 
-    /// Bounding box in the local frame (degenerate: a single point).
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "point", "p": [x, y, z]}` (`p` optional, the origin by
+/// default). Core: itself. Its bounding box is degenerate: the point.
+impl ConvexShape for PointShape {
+    const TYPE_NAME: &'static str = "point";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Point(*self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(self.p, self.p)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.p.length()
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(
+            params.optional_vector("p")?.unwrap_or(Vector::ZERO),
+        )?)
+    }
+
+    fn example() -> Self {
+        Self::ORIGIN
     }
 }
 

@@ -1,8 +1,8 @@
 //! A rectangular pyramid along local +Y.
 
-use super::{check_extents, ShapeError};
+use super::{check_extents, farthest, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// A pyramid with rectangular base `(±x, -y, ±z)` and apex `(0, y, 0)`, where
@@ -39,10 +39,32 @@ impl Pyramid {
             Vector::new(0.0, h.y, 0.0),
         ]
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "pyramid", "half_extents": [x, y, z]}`. Core: itself.
+impl ConvexShape for Pyramid {
+    const TYPE_NAME: &'static str = "pyramid";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Pyramid(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(-self.half_extents, self.half_extents)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        farthest(&self.vertices())
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.vector("half_extents")?)?)
+    }
+
+    fn example() -> Self {
+        Self {
+            half_extents: Vector::new(0.5, 0.5, 0.4),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Any shape inflated by a ball.
 
-use super::{check_length, Shape, ShapeError};
+use super::{check_length, ConvexShape, CoreShape, Cuboid, Shape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -38,10 +38,37 @@ impl RoundedShape {
     pub fn radius(&self) -> Real {
         self.radius
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "rounded", "shape": {...}, "radius": r}`. Core: the inner
+/// shape's core, with the inner margin plus `r`.
+impl ConvexShape for RoundedShape {
+    const TYPE_NAME: &'static str = "rounded";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        let (core, margin) = self.inner.core();
+        (core, margin + self.radius)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         self.inner.local_aabb().loosened(self.radius)
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.inner.bounding_radius() + self.radius
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        let inner = params.shape("shape")?;
+        Ok(Self::new(inner, params.number("radius")?)?)
+    }
+
+    /// A rounded box: [`Cuboid`]'s example inflated by `0.1`.
+    fn example() -> Self {
+        Self {
+            inner: Box::new(Cuboid::example().into()),
+            radius: 0.1,
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! A segment between two points.
 
-use super::{check_point, ShapeError};
+use super::{check_point, farthest, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// The segment between `a` and `b` (local frame).
@@ -37,10 +37,33 @@ impl Segment {
     pub fn b(&self) -> Point {
         self.b
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "segment", "a": [x, y, z], "b": [x, y, z]}`. Core: itself.
+impl ConvexShape for Segment {
+    const TYPE_NAME: &'static str = "segment";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Segment(*self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(self.a.min(self.b), self.a.max(self.b))
+    }
+
+    fn bounding_radius(&self) -> Real {
+        farthest(&[self.a, self.b])
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.vector("a")?, params.vector("b")?)?)
+    }
+
+    fn example() -> Self {
+        Self {
+            a: Vector::new(-0.5, 0.0, 0.0),
+            b: Vector::new(0.5, 0.1, 0.0),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! A ball centred at the origin.
 
-use super::{check_length, ShapeError};
+use super::{check_length, ConvexShape, CoreShape, PointShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
@@ -28,10 +28,30 @@ impl Sphere {
     pub fn radius(&self) -> Real {
         self.radius
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "sphere", "radius": r}`. Core: the centre, with margin `r`.
+impl ConvexShape for Sphere {
+    const TYPE_NAME: &'static str = "sphere";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Point(PointShape::ORIGIN), self.radius)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(Vector::splat(-self.radius), Vector::splat(self.radius))
+    }
+
+    fn bounding_radius(&self) -> Real {
+        self.radius
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(params.number("radius")?)?)
+    }
+
+    fn example() -> Self {
+        Self { radius: 0.5 }
     }
 }
 

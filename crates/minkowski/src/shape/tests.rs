@@ -129,3 +129,180 @@ fn world_aabb_contains_transformed_support_points() {
         assert!(p.cmpge(aabb.mins - 1e-5).all() && p.cmple(aabb.maxs + 1e-5).all());
     }
 }
+
+// ---------------------------------------------------------------------------------
+// The registry: contracts every registered shape keeps, checked for each type in
+// `Shape::TYPE_NAMES` without code of its own (a new shape is covered on registration).
+// ---------------------------------------------------------------------------------
+
+use core::cell::{Cell, RefCell};
+
+/// Shape parameters drawn at random: every number and vector component a length in
+/// `[0.2, 1) · size` (valid extents, radii and coordinates for every constructor), point
+/// lists of 4 to 11 points in `[-size, size)³`, inner shapes of a random registered type
+/// (nested at most once).
+struct RandomParams {
+    next: RefCell<Box<dyn FnMut() -> f64>>,
+    size: Real,
+    depth: Cell<u32>,
+}
+
+impl RandomParams {
+    fn new(seed: u64, size: Real) -> Self {
+        Self {
+            next: RefCell::new(Box::new(crate::testing::uniform(seed))),
+            size,
+            depth: Cell::new(0),
+        }
+    }
+    fn unit(&self) -> Real {
+        (self.next.borrow_mut())() as Real
+    }
+    fn length(&self) -> Real {
+        self.size * (0.2 + 0.8 * self.unit())
+    }
+    fn signed(&self) -> Vector {
+        Vector::new(self.unit(), self.unit(), self.unit()) * (2.0 * self.size) - self.size
+    }
+}
+
+impl ShapeParams for RandomParams {
+    type Error = ShapeError;
+    fn number(&self, _: &'static str) -> Result<Real, ShapeError> {
+        Ok(self.length())
+    }
+    fn vector(&self, _: &'static str) -> Result<Vector, ShapeError> {
+        Ok(Vector::new(self.length(), self.length(), self.length()))
+    }
+    fn optional_vector(&self, field: &'static str) -> Result<Option<Vector>, ShapeError> {
+        self.vector(field).map(Some)
+    }
+    fn points(&self, _: &'static str) -> Result<Vec<Point>, ShapeError> {
+        let n = 4 + (self.unit() * 8.0) as usize;
+        Ok((0..n).map(|_| self.signed()).collect())
+    }
+    fn shape(&self, _: &'static str) -> Result<Shape, ShapeError> {
+        let names: Vec<&str> = Shape::TYPE_NAMES
+            .iter()
+            .copied()
+            .filter(|n| self.depth.get() == 0 || *n != RoundedShape::TYPE_NAME)
+            .collect();
+        let name = names[((self.unit() * names.len() as Real) as usize).min(names.len() - 1)];
+        self.depth.set(self.depth.get() + 1);
+        let inner = Shape::from_params(name, self).expect("a registered name");
+        self.depth.set(self.depth.get() - 1);
+        inner
+    }
+}
+
+/// Shape parameters that cannot be read: every accessor fails.
+struct Unreadable;
+
+impl ShapeParams for Unreadable {
+    type Error = ShapeError;
+    fn number(&self, _: &'static str) -> Result<Real, ShapeError> {
+        Err(ShapeError::EmptyPointSet {
+            shape: "unreadable",
+        })
+    }
+    fn vector(&self, _: &'static str) -> Result<Vector, ShapeError> {
+        Err(ShapeError::EmptyPointSet {
+            shape: "unreadable",
+        })
+    }
+    fn optional_vector(&self, _: &'static str) -> Result<Option<Vector>, ShapeError> {
+        Err(ShapeError::EmptyPointSet {
+            shape: "unreadable",
+        })
+    }
+    fn points(&self, _: &'static str) -> Result<Vec<Point>, ShapeError> {
+        Err(ShapeError::EmptyPointSet {
+            shape: "unreadable",
+        })
+    }
+    fn shape(&self, _: &'static str) -> Result<Shape, ShapeError> {
+        Err(ShapeError::EmptyPointSet {
+            shape: "unreadable",
+        })
+    }
+}
+
+#[test]
+fn registry_names_are_unique_and_in_variant_order() {
+    let names = Shape::TYPE_NAMES;
+    for (i, n) in names.iter().enumerate() {
+        assert!(!names[..i].contains(n), "{n} registered twice");
+        // The protocol's compounds are not `Shape`s; the name is taken.
+        assert_ne!(*n, "compound");
+    }
+    let examples = Shape::examples();
+    assert_eq!(examples.len(), names.len());
+    for (e, n) in examples.iter().zip(names) {
+        assert_eq!(e.type_name(), *n);
+    }
+}
+
+#[test]
+fn every_registered_shape_is_built_from_its_parameters() {
+    for (k, name) in Shape::TYPE_NAMES.iter().enumerate() {
+        let built = Shape::from_params(name, &RandomParams::new(k as u64 + 1, 1.0));
+        let shape = built.expect("registered").expect("valid parameters");
+        assert_eq!(shape.type_name(), *name);
+        // Every constructor reads through the accessor, and passes its errors on.
+        assert!(
+            matches!(Shape::from_params(name, &Unreadable), Some(Err(_))),
+            "{name}"
+        );
+    }
+    assert!(Shape::from_params("compound", &RandomParams::new(1, 1.0)).is_none());
+    assert!(Shape::from_params("Sphere", &RandomParams::new(1, 1.0)).is_none());
+}
+
+/// For every registered type (its example and random instances at sizes 10⁻² … 10²):
+/// support points (core ⊕ margin) lie in the local box and the bounding ball, no support
+/// point goes further along another support point's direction than that point (each is
+/// extreme among the shape's points found), and the type's own support map reaches as
+/// far as its core ⊕ margin in every direction (the core split describes the same set).
+#[test]
+fn every_registered_shape_keeps_its_contracts() {
+    let mut next = crate::testing::uniform(0x5e7);
+    let dirs: Vec<Vector> = (0..300)
+        .map(|_| {
+            Vector::new(
+                next() as Real - 0.5,
+                next() as Real - 0.5,
+                next() as Real - 0.5,
+            )
+        })
+        .collect();
+    let mut shapes: Vec<(Shape, Real)> = Shape::examples().into_iter().map(|s| (s, 1.0)).collect();
+    for (k, name) in Shape::TYPE_NAMES.iter().enumerate() {
+        for i in 0..10 {
+            let size = [1e-2, 1e-1, 1.0, 10.0, 100.0][i % 5];
+            let params = RandomParams::new((k * 100 + i) as u64 + 7, size);
+            let shape = Shape::from_params(name, &params).unwrap().unwrap();
+            shapes.push((shape, size));
+        }
+    }
+    for (shape, size) in &shapes {
+        let name = shape.type_name();
+        let tol = 64.0 * crate::math::EPSILON * 4.0 * size;
+        let aabb = shape.local_aabb();
+        let radius = shape.bounding_radius();
+        let points: Vec<Point> = dirs.iter().map(|d| shape.local_support(*d)).collect();
+        for (d, p) in dirs.iter().zip(&points) {
+            assert!(
+                p.cmpge(aabb.mins - tol).all() && p.cmple(aabb.maxs + tol).all(),
+                "{name}: support {p} outside its box {aabb:?}"
+            );
+            assert!(p.length() <= radius + tol, "{name}: {p} beyond {radius}");
+            let u = d.normalize();
+            let h = p.dot(u);
+            let own = shape.own_support(*d).dot(u);
+            assert!((own - h).abs() <= tol, "{name}: own {own} vs core {h}");
+            for q in &points {
+                assert!(q.dot(u) <= h + tol, "{name}: {q} beyond the support {p}");
+            }
+        }
+    }
+}

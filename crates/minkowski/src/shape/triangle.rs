@@ -1,8 +1,8 @@
 //! A triangle.
 
-use super::{check_point, ShapeError};
+use super::{check_point, farthest, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// The (solid, two-sided) triangle `abc` in the local frame. Degenerate triangles
@@ -31,13 +31,41 @@ impl Triangle {
     pub fn vertices(&self) -> [Point; 3] {
         [self.a, self.b, self.c]
     }
+}
 
-    /// Bounding box in the local frame.
-    pub fn local_aabb(&self) -> Aabb {
+/// Protocol: `{"type": "triangle", "a": [..], "b": [..], "c": [..]}`. Core: itself.
+impl ConvexShape for Triangle {
+    const TYPE_NAME: &'static str = "triangle";
+
+    fn core(&self) -> (CoreShape<'_>, Real) {
+        (CoreShape::Triangle(self), 0.0)
+    }
+
+    fn local_aabb(&self) -> Aabb {
         Aabb::new(
             self.a.min(self.b).min(self.c),
             self.a.max(self.b).max(self.c),
         )
+    }
+
+    fn bounding_radius(&self) -> Real {
+        farthest(&self.vertices())
+    }
+
+    fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error> {
+        Ok(Self::new(
+            params.vector("a")?,
+            params.vector("b")?,
+            params.vector("c")?,
+        )?)
+    }
+
+    fn example() -> Self {
+        Self {
+            a: Vector::new(-0.5, 0.0, -0.3),
+            b: Vector::new(0.5, 0.0, -0.3),
+            c: Vector::new(0.0, 0.0, 0.5),
+        }
     }
 }
 
