@@ -102,6 +102,41 @@ pub const SAT_SLACK: Real = 64.0 * EPSILON;
 /// pruning, allows for (which also covers the bound's or the box's own rounding).
 pub const SLACK: Real = 4.0;
 
+/// Problems smaller than this (σ: the larger bounding radius of the two shapes or the
+/// largest coordinate of their offset, in length units) are scaled by a power of two to
+/// about unit size before they are solved, and the answers scaled back (exactly: both
+/// scalings are by powers of two).
+///
+/// Why: GJK's signed volumes are products of three coordinates, and the touching test
+/// squares the floor `τσ`; both must stay normal numbers, `σ³ ≫ MIN_POSITIVE` and
+/// `(τσ)² ≫ MIN_POSITIVE`. In f32 (`MIN_POSITIVE ≈ 1.2e-38`) the cubes fail below
+/// `σ ≈ 2e-13`; in f64 (`≈ 2.2e-308`) below `σ ≈ 6e-103`. Measured before this rule: a
+/// unit cylinder–cone penetration scaled to 1e-15 (f32) or 1e-150 (f64) was answered as
+/// separated, and `tests/scale_invariance.rs` fails at 2⁻⁴⁰ in f32. The thresholds, 2⁻³²
+/// (2.3e-10) and 2⁻²⁵⁶ (8.6e-78), keep a wide margin; no upper threshold is needed, as
+/// [`crate::shape::MAX_MAGNITUDE`] keeps every cube finite.
+#[cfg(not(feature = "f64"))]
+pub const RESCALE_BELOW: Real = 1.0 / 4_294_967_296.0;
+/// Problems smaller than this are scaled to unit size first (2⁻²⁵⁶ in f64, 2⁻³² in f32;
+/// the derivation is on the f32 build's documentation of this constant).
+#[cfg(feature = "f64")]
+pub const RESCALE_BELOW: Real = 8.636168555094445e-78;
+
+/// The power of two that brings a problem of size `sigma` (length units) to about unit
+/// size when it is below [`RESCALE_BELOW`], or `None` (no rescaling: `sigma` is large
+/// enough, zero, or not finite). The factor is at most 2¹⁰⁰ in f32 and 2¹⁰⁰⁰ in f64, so
+/// that it is finite; a problem smaller still comes out smaller than unit size, and is
+/// scaled again.
+pub fn rescale_factor(sigma: Real) -> Option<Real> {
+    if !(sigma > 0.0 && sigma < RESCALE_BELOW) {
+        return None;
+    }
+    let max_exp = if cfg!(feature = "f64") { 1000 } else { 100 };
+    // σ · 2^e ∈ [0.5, 2) (log2's rounding may move it by one power).
+    let e = (-(sigma.log2().ceil()) as i32).clamp(1, max_exp);
+    Some((2.0 as Real).powi(e))
+}
+
 /// The absolute tolerance actually used for a requested one: `requested`, but never
 /// below [`MIN_ABS_TOLERANCE`].
 #[inline]

@@ -27,8 +27,8 @@ fn context_answers_exactly_as_the_free_functions() {
     let mut ctx = QueryContext::new(QueryOptions::default());
     let options = QueryOptions::default();
     let mut cases = 0;
-    for &ka in ALL_KINDS {
-        for &kb in ALL_KINDS {
+    for &ka in ALL_KINDS.iter() {
+        for &kb in ALL_KINDS.iter() {
             for _ in 0..12 {
                 let (a, _) = random_shape(&mut rng, ka, 1.0);
                 let (b, _) = random_shape(&mut rng, kb, 1.0);

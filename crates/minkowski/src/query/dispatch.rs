@@ -181,6 +181,54 @@ macro_rules! on_cores {
     };
 }
 
+/// A problem below [`tolerance::RESCALE_BELOW`] brought to about unit size: both shapes
+/// scaled by `factor` (a power of two, so exactly), A at the origin of its own frame and
+/// B at the scaled relative pose. Its answers are in A's local frame, scaled: lengths
+/// divide by `factor`, points go to the world through `pose_a` after that.
+struct Rescaled {
+    a: Shape,
+    b: Shape,
+    rel: Pose,
+    factor: Real,
+}
+
+impl Rescaled {
+    /// `Some` when the problem is small enough to need it (and every scaled shape could
+    /// be built, which holds for powers of two below the shapes' range checks).
+    /// `rel` is B's pose in A's frame. Cheap when the offset alone shows the problem is
+    /// large enough (the usual case): one comparison.
+    #[inline]
+    fn of(a: &Shape, b: &Shape, rel: &Pose) -> Option<Rescaled> {
+        let offset = rel.translation().abs().max_element();
+        if offset >= tolerance::RESCALE_BELOW {
+            return None;
+        }
+        Self::build(a, b, rel, offset)
+    }
+
+    #[cold]
+    fn build(a: &Shape, b: &Shape, rel: &Pose, offset: Real) -> Option<Rescaled> {
+        let sigma = a.bounding_radius().max(b.bounding_radius()).max(offset);
+        let factor = tolerance::rescale_factor(sigma)?;
+        Some(Rescaled {
+            a: a.scaled(factor).ok()?,
+            b: b.scaled(factor).ok()?,
+            rel: Pose::from_parts(rel.rotation(), rel.translation() * factor),
+            factor,
+        })
+    }
+
+    /// A length of the scaled problem in the caller's units.
+    fn length(&self, x: Real) -> Real {
+        x / self.factor
+    }
+
+    /// A point of the scaled problem (A's frame) in the world frame.
+    fn point(&self, p: Point, pose_a: &Pose) -> Point {
+        pose_a.transform_point(p / self.factor)
+    }
+}
+
 /// Whether A and B overlap or touch. See [`intersects_with`].
 pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
     intersects_with(a, pose_a, b, pose_b, &QueryOptions::default(), None)
@@ -212,9 +260,13 @@ pub fn separation_bound_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> Option<Real> {
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some(r) = Rescaled::of(a, b, &rel) {
+        let d = separation_bound_with(&r.a, &Pose::IDENTITY, &r.b, &r.rel, options, cache);
+        return d.map(|d| r.length(d));
+    }
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
-    let rel = pose_a.inv_mul(pose_b);
     if let Some((c, _)) = analytic(&ca, ma, &cb, mb, &rel) {
         let floor = touch_floor(options, analytic_scale(a, b, &rel));
         return (c.distance > floor).then_some(c.distance);
@@ -250,9 +302,18 @@ pub fn distance_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> DistanceOutput {
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some(r) = Rescaled::of(a, b, &rel) {
+        let d = distance_with(&r.a, &Pose::IDENTITY, &r.b, &r.rel, options, cache);
+        return DistanceOutput {
+            distance: r.length(d.distance),
+            lower_bound: r.length(d.lower_bound),
+            upper_bound: r.length(d.upper_bound),
+            ..d
+        };
+    }
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
-    let rel = pose_a.inv_mul(pose_b);
     // Only the distance is wanted: no witness points are built or transformed.
     let (distance, bounds, floor, status, iterations) = match analytic(&ca, ma, &cb, mb, &rel) {
         Some((c, _)) => (
@@ -307,9 +368,20 @@ pub fn closest_points_with(
     options: &QueryOptions,
     cache: Option<&mut GjkCache>,
 ) -> ClosestPoints {
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some(r) = Rescaled::of(a, b, &rel) {
+        let c = closest_points_with(&r.a, &Pose::IDENTITY, &r.b, &r.rel, options, cache);
+        return ClosestPoints {
+            distance: r.length(c.distance),
+            lower_bound: r.length(c.lower_bound),
+            upper_bound: r.length(c.upper_bound),
+            point_a: r.point(c.point_a, pose_a),
+            point_b: r.point(c.point_b, pose_a),
+            ..c
+        };
+    }
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
-    let rel = pose_a.inv_mul(pose_b);
     // A closed form gives the core points while the cores are apart; when they overlap,
     // GJK's simplex gives a point common to both (penetration witnesses need not be).
     let closed = analytic(&ca, ma, &cb, mb, &rel)
@@ -423,9 +495,29 @@ pub(crate) fn contact_in(
     cache: Option<&mut GjkCache>,
     workspace: Option<&mut EpaWorkspace>,
 ) -> Contact {
+    let rel = pose_a.inv_mul(pose_b);
+    if let Some(r) = Rescaled::of(a, b, &rel) {
+        let c = contact_in(
+            &r.a,
+            &Pose::IDENTITY,
+            &r.b,
+            &r.rel,
+            options,
+            cache,
+            workspace,
+        );
+        return Contact {
+            distance: r.length(c.distance),
+            lower_bound: r.length(c.lower_bound),
+            upper_bound: r.length(c.upper_bound),
+            normal: pose_a.transform_vector(c.normal),
+            point_a: r.point(c.point_a, pose_a),
+            point_b: r.point(c.point_b, pose_a),
+            ..c
+        };
+    }
     let (ca, ma) = a.core();
     let (cb, mb) = b.core();
-    let rel = pose_a.inv_mul(pose_b);
     // Closed forms first, then SAT for two boxes without margins.
     let closed = analytic(&ca, ma, &cb, mb, &rel).or_else(|| match (&ca, &cb) {
         (CoreShape::Cuboid(x), CoreShape::Cuboid(y)) if ma == 0.0 && mb == 0.0 => {

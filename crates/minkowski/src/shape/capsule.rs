@@ -71,6 +71,10 @@ impl ConvexShape for Capsule {
         )?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Capsule::new(self.half_height() * factor, self.radius() * factor)
+    }
+
     fn example() -> Self {
         Self {
             half_height: 0.4,

@@ -63,6 +63,10 @@ impl ConvexShape for Cone {
         )?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Cone::new(self.half_height() * factor, self.radius() * factor)
+    }
+
     fn example() -> Self {
         Self {
             half_height: 0.5,

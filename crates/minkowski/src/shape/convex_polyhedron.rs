@@ -284,6 +284,15 @@ impl ConvexShape for ConvexPolyhedron {
         Ok(Self::new(params.points("points")?)?)
     }
 
+    /// Rebuilds the hull of the scaled points (exact predicates: for a power-of-two
+    /// factor, the same hull), keeping the support strategy.
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        let points = self.points().iter().map(|p| *p * factor).collect();
+        let mut scaled = ConvexPolyhedron::new(points)?;
+        scaled.set_hill_climbing(self.uses_hill_climbing());
+        Ok(scaled)
+    }
+
     /// An irregular octahedron (six vertices, no two faces parallel).
     fn example() -> Self {
         let v = Vector::new;

@@ -63,6 +63,15 @@ pub trait ConvexShape: SupportMap + Clone + PartialEq + Debug + Sized {
     /// [`ShapeError`] (converted into `P::Error`) for a value it refuses.
     fn from_params<P: ShapeParams + ?Sized>(params: &P) -> Result<Self, P::Error>;
 
+    /// The same shape scaled about its local origin by `factor` (finite, > 0): every
+    /// length and point multiplied by it. The library calls it with powers of two, for
+    /// which the scaling is exact (no rounding), to bring problems of extreme size to
+    /// unit size before running GJK and EPA on them.
+    ///
+    /// # Errors
+    /// The constructor's [`ShapeError`] when a scaled value leaves its allowed range.
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError>;
+
     /// A representative instance about one length unit across, centred near the
     /// origin: what the benchmarks time for a type they have no hand-picked instance of,
     /// and what the registry-wide tests start from.

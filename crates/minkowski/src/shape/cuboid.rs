@@ -60,6 +60,10 @@ impl ConvexShape for Cuboid {
         Ok(Self::new(params.vector("half_extents")?)?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Cuboid::new(self.half_extents() * factor)
+    }
+
     fn example() -> Self {
         Self {
             half_extents: Vector::new(0.5, 0.4, 0.3),

@@ -59,6 +59,10 @@ impl ConvexShape for Cylinder {
         )?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Cylinder::new(self.half_height() * factor, self.radius() * factor)
+    }
+
     fn example() -> Self {
         Self {
             half_height: 0.5,

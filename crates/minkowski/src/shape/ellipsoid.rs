@@ -49,6 +49,10 @@ impl ConvexShape for Ellipsoid {
         Ok(Self::new(params.vector("radii")?)?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Ellipsoid::new(self.radii() * factor)
+    }
+
     fn example() -> Self {
         Self {
             radii: Vector::new(0.5, 0.35, 0.25),

@@ -54,7 +54,7 @@ pub use triangle::Triangle;
 
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
-use crate::support::SupportMap;
+use crate::support::{Rounded, SupportMap};
 
 /// The largest magnitude accepted for any length or coordinate: `1e8` in `f32`, `1e60`
 /// in `f64`. GJK forms products of up to four lengths (squared areas); with coordinates
@@ -281,21 +281,22 @@ impl SupportMap for Shape {
         let mut hint = u32::MAX;
         self.local_support_hinted(dir, &mut hint)
     }
+    /// The core's support point, through the [`Rounded`] adapter when the shape has a
+    /// margin (`core ⊕ ball(margin)`).
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         let (core, margin) = self.core();
-        let p = core.local_support_hinted(dir, hint);
         if margin > 0.0 {
-            p + dir.normalize_or_zero() * margin
+            Rounded::new(core, margin).local_support_hinted(dir, hint)
         } else {
-            p
+            core.local_support_hinted(dir, hint)
         }
     }
     fn hinted_point(&self, hint: u32) -> Option<Point> {
         // A rounded shape's support point depends on the direction, not only on the
-        // core's point.
+        // core's point ([`Rounded`] names none).
         let (core, margin) = self.core();
         if margin > 0.0 {
-            None
+            Rounded::new(core, margin).hinted_point(hint)
         } else {
             core.hinted_point(hint)
         }
@@ -379,6 +380,17 @@ macro_rules! shape_registry {
                     return Some(<$ty as ConvexShape>::from_params(params).map(Shape::$variant));
                 })*
                 None
+            }
+
+            /// The shape scaled about its local origin by `factor` (finite, > 0); see
+            /// [`ConvexShape::scaled`].
+            ///
+            /// # Errors
+            /// The shape's constructor's [`ShapeError`] for a scaled value out of range.
+            pub fn scaled(&self, factor: Real) -> Result<Shape, ShapeError> {
+                match self {
+                    $(Shape::$variant(s) => ConvexShape::scaled(s, factor).map(Shape::$variant),)*
+                }
             }
 
             /// One [`ConvexShape::example`] of every registered type, in registry order.

@@ -55,6 +55,10 @@ impl ConvexShape for PointShape {
         )?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        PointShape::new(self.point() * factor)
+    }
+
     fn example() -> Self {
         Self::ORIGIN
     }

@@ -61,6 +61,10 @@ impl ConvexShape for Pyramid {
         Ok(Self::new(params.vector("half_extents")?)?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Pyramid::new(self.half_extents() * factor)
+    }
+
     fn example() -> Self {
         Self {
             half_extents: Vector::new(0.5, 0.5, 0.4),

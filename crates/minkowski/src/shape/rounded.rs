@@ -64,6 +64,10 @@ impl ConvexShape for RoundedShape {
     }
 
     /// A rounded box: [`Cuboid`]'s example inflated by `0.1`.
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        RoundedShape::new(self.inner().scaled(factor)?, self.radius() * factor)
+    }
+
     fn example() -> Self {
         Self {
             inner: Box::new(Cuboid::example().into()),

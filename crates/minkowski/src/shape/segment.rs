@@ -59,6 +59,10 @@ impl ConvexShape for Segment {
         Ok(Self::new(params.vector("a")?, params.vector("b")?)?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Segment::new(self.a() * factor, self.b() * factor)
+    }
+
     fn example() -> Self {
         Self {
             a: Vector::new(-0.5, 0.0, 0.0),

@@ -50,6 +50,10 @@ impl ConvexShape for Sphere {
         Ok(Self::new(params.number("radius")?)?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        Sphere::new(self.radius() * factor)
+    }
+
     fn example() -> Self {
         Self { radius: 0.5 }
     }

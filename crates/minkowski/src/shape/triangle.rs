@@ -60,6 +60,11 @@ impl ConvexShape for Triangle {
         )?)
     }
 
+    fn scaled(&self, factor: Real) -> Result<Self, ShapeError> {
+        let [a, b, c] = self.vertices();
+        Triangle::new(a * factor, b * factor, c * factor)
+    }
+
     fn example() -> Self {
         Self {
             a: Vector::new(-0.5, 0.0, -0.3),

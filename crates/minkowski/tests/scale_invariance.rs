@@ -1,0 +1,113 @@
+//! Tiny problems answer as their unit-size versions do (issue 17, class 4): every kind
+//! pair at unit size, then the same problem scaled by a power of two far below the
+//! arithmetic's comfortable range (f32: 2⁻⁴⁰ and 2⁻¹⁰⁰; f64: 2⁻³⁰⁰ and 2⁻⁹⁰⁰), where the
+//! squares and cubes GJK forms would underflow. Scaling by a power of two is exact, so
+//! the unit-size answer, scaled, is the oracle (itself held to the exact and searched
+//! oracles by `oracle_pairs.rs`).
+
+// Conversions to f64 are no-ops in the f64 build.
+#![allow(clippy::unnecessary_cast)]
+
+mod common;
+
+use common::{random_shape, Rng, ALL_KINDS, REL_TOL};
+use minkowski::query;
+use minkowski::shape::Shape;
+use minkowski::{Pose, Real, Vector};
+
+fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
+    let t = rng.dir() * rng.range(0.0, extent);
+    Pose::new(
+        rng.rotation(),
+        Vector::new(t.x as Real, t.y as Real, t.z as Real),
+    )
+    .unwrap()
+}
+
+fn scaled_pose(p: &Pose, f: Real) -> Pose {
+    Pose::new(p.rotation(), p.translation() * f).unwrap()
+}
+
+#[test]
+fn tiny_problems_answer_as_their_unit_versions() {
+    let exponents: &[i32] = if cfg!(feature = "f64") {
+        &[-300, -900]
+    } else {
+        &[-40, -100]
+    };
+    let mut rng = Rng::new(0x5CA1E);
+    let (mut cases, mut apart, mut deep) = (0, 0, 0);
+    for &ka in ALL_KINDS.iter() {
+        for &kb in ALL_KINDS.iter() {
+            for _ in 0..4 {
+                let (a, _) = random_shape(&mut rng, ka, 1.0);
+                let (b, _) = random_shape(&mut rng, kb, 1.0);
+                let pa = random_pose(&mut rng, 1.0);
+                let extent = [0.3, 1.5, 3.0][rng.below(3)];
+                let pb = random_pose(&mut rng, extent);
+                let unit = query::contact(&a, &pa, &b, &pb);
+                let unit_d = query::distance(&a, &pa, &b, &pb);
+                let scene = 2.0 + (pa.translation() - pb.translation()).length() as f64;
+                let tol = 4.0 * REL_TOL * scene;
+                for &e in exponents {
+                    let f = (2.0 as Real).powi(e);
+                    let (sa, sb): (Shape, Shape) = (a.scaled(f).unwrap(), b.scaled(f).unwrap());
+                    let (qa, qb) = (scaled_pose(&pa, f), scaled_pose(&pb, f));
+                    let c = query::contact(&sa, &qa, &sb, &qb);
+                    let label = format!("{ka}-{kb} at 2^{e}: unit {unit:?}, tiny {c:?}");
+                    let back = |x: Real| x as f64 / f as f64;
+                    assert!(
+                        (back(c.distance) - unit.distance as f64).abs() <= tol,
+                        "{label}"
+                    );
+                    assert!(
+                        back(c.lower_bound) <= back(c.distance)
+                            && back(c.distance) <= back(c.upper_bound),
+                        "{label}"
+                    );
+                    // The protocol identity and the points, back at unit size.
+                    let (pa_s, pb_s) = (c.point_a / f, c.point_b / f);
+                    assert!(
+                        ((pb_s - pa_s) - c.normal * (c.distance / f)).length() as f64 <= tol,
+                        "{label}"
+                    );
+                    // Normals agree where the unit answer's normal is unique (clearly
+                    // apart or clearly penetrating by more than a tolerance).
+                    if unit.distance.abs() as f64 > 100.0 * tol
+                        && unit.status == query::QueryStatus::Converged
+                    {
+                        assert!(c.normal.dot(unit.normal) > 0.99, "{label}");
+                    }
+                    let d = query::distance(&sa, &qa, &sb, &qb);
+                    assert!(
+                        (back(d.distance) - unit_d.distance as f64).abs() <= tol,
+                        "{label}: distance {d:?} vs {unit_d:?}"
+                    );
+                    if unit.distance.abs() as f64 > tol {
+                        assert_eq!(
+                            query::intersects(&sa, &qa, &sb, &qb),
+                            unit.distance < 0.0,
+                            "{label}"
+                        );
+                    }
+                    let cp = query::closest_points(&sa, &qa, &sb, &qb);
+                    assert!(
+                        (back(cp.distance) - unit_d.distance as f64).abs() <= tol,
+                        "{label}: closest points {cp:?}"
+                    );
+                    cases += 1;
+                }
+                if unit.distance as f64 > tol {
+                    apart += 1;
+                } else if (unit.distance as f64) < -tol {
+                    deep += 1;
+                }
+            }
+        }
+    }
+    // Both sides of contact are reached.
+    assert!(
+        apart > cases / 10 && deep > cases / 10,
+        "{apart} apart, {deep} deep of {cases}"
+    );
+}
