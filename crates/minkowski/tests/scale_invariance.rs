@@ -1,7 +1,8 @@
-//! Tiny problems answer as their unit-size versions do (issue 17, class 4): every kind
-//! pair at unit size, then the same problem scaled by a power of two far below the
-//! arithmetic's comfortable range (f32: 2⁻⁴⁰ and 2⁻¹⁰⁰; f64: 2⁻³⁰⁰ and 2⁻⁹⁰⁰), where the
-//! squares and cubes GJK forms would underflow. Scaling by a power of two is exact, so
+//! Problems of every legal size answer as their unit-size versions do (issue 17, class
+//! 4): every kind pair at unit size, then the same problem scaled by powers of two from
+//! far below the arithmetic's comfortable range (f32: 2⁻¹²⁰; f64: 2⁻¹⁰⁰⁰), where the
+//! squares and cubes GJK forms would underflow, up to near the largest legal size.
+//! `--nocapture` prints the sweep table (largest error per scale). Scaling by a power of two is exact, so
 //! the unit-size answer, scaled, is the oracle (itself held to the exact and searched
 //! oracles by `oracle_pairs.rs`).
 
@@ -29,14 +30,18 @@ fn scaled_pose(p: &Pose, f: Real) -> Pose {
 }
 
 #[test]
-fn tiny_problems_answer_as_their_unit_versions() {
+fn problems_of_every_scale_answer_as_their_unit_versions() {
+    // From far below the rescaling threshold to near the largest legal size
+    // (`shape::MAX_MAGNITUDE`: 1e8 ≈ 2^26.6 in f32, 1e60 ≈ 2^199 in f64).
     let exponents: &[i32] = if cfg!(feature = "f64") {
-        &[-300, -900]
+        &[-1000, -900, -300, -100, -40, 50, 150, 190]
     } else {
-        &[-40, -100]
+        &[-120, -100, -60, -40, -20, 10, 22]
     };
+    // The largest error per scale, relative to the scene: the sweep table.
+    let mut worst = vec![0.0f64; exponents.len()];
     let mut rng = Rng::new(0x5CA1E);
-    let (mut cases, mut apart, mut deep) = (0, 0, 0);
+    let (mut cases, mut units, mut apart, mut deep) = (0, 0, 0, 0);
     for &ka in ALL_KINDS.iter() {
         for &kb in ALL_KINDS.iter() {
             for _ in 0..4 {
@@ -49,13 +54,15 @@ fn tiny_problems_answer_as_their_unit_versions() {
                 let unit_d = query::distance(&a, &pa, &b, &pb);
                 let scene = 2.0 + (pa.translation() - pb.translation()).length() as f64;
                 let tol = 4.0 * REL_TOL * scene;
-                for &e in exponents {
+                for (slot, &e) in exponents.iter().enumerate() {
                     let f = (2.0 as Real).powi(e);
                     let (sa, sb): (Shape, Shape) = (a.scaled(f).unwrap(), b.scaled(f).unwrap());
                     let (qa, qb) = (scaled_pose(&pa, f), scaled_pose(&pb, f));
                     let c = query::contact(&sa, &qa, &sb, &qb);
                     let label = format!("{ka}-{kb} at 2^{e}: unit {unit:?}, tiny {c:?}");
                     let back = |x: Real| x as f64 / f as f64;
+                    let err = (back(c.distance) - unit.distance as f64).abs() / scene;
+                    worst[slot] = worst[slot].max(err);
                     assert!(
                         (back(c.distance) - unit.distance as f64).abs() <= tol,
                         "{label}"
@@ -90,6 +97,30 @@ fn tiny_problems_answer_as_their_unit_versions() {
                             "{label}"
                         );
                     }
+                    // Manifolds: the same number of points, each with the protocol
+                    // identity, and depths as at unit size.
+                    let m = query::manifold(&sa, &qa, &sb, &qb, 0.0);
+                    let unit_m = query::manifold(&a, &pa, &b, &pb, 0.0);
+                    if unit.distance.abs() as f64 > 100.0 * tol {
+                        assert_eq!(m.len(), unit_m.len(), "{label}: manifold {m:?}");
+                    }
+                    for p in m.points() {
+                        let (p_a, p_b) = (p.point_a / f, p.point_b / f);
+                        assert!(
+                            ((p_b - p_a) - m.normal * (p.distance / f)).length() as f64 <= tol,
+                            "{label}: manifold point {p:?}"
+                        );
+                        assert!(
+                            back(p.distance)
+                                <= unit_m
+                                    .points()
+                                    .iter()
+                                    .map(|q| q.distance as f64)
+                                    .fold(f64::NEG_INFINITY, f64::max)
+                                    + tol,
+                            "{label}: manifold point {p:?} vs {unit_m:?}"
+                        );
+                    }
                     let cp = query::closest_points(&sa, &qa, &sb, &qb);
                     assert!(
                         (back(cp.distance) - unit_d.distance as f64).abs() <= tol,
@@ -97,6 +128,7 @@ fn tiny_problems_answer_as_their_unit_versions() {
                     );
                     cases += 1;
                 }
+                units += 1;
                 if unit.distance as f64 > tol {
                     apart += 1;
                 } else if (unit.distance as f64) < -tol {
@@ -105,9 +137,17 @@ fn tiny_problems_answer_as_their_unit_versions() {
             }
         }
     }
+    eprintln!(
+        "scale sweep ({} precision): largest |distance error| / scene size per scale",
+        if cfg!(feature = "f64") { "f64" } else { "f32" }
+    );
+    for (e, w) in exponents.iter().zip(&worst) {
+        eprintln!("  2^{e:<6} {w:.2e}");
+    }
     // Both sides of contact are reached.
     assert!(
-        apart > cases / 10 && deep > cases / 10,
-        "{apart} apart, {deep} deep of {cases}"
+        apart > units / 10 && deep > units / 10,
+        "{apart} apart, {deep} deep of {units}"
     );
+    assert_eq!(cases, units * exponents.len());
 }

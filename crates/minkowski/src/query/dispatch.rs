@@ -185,11 +185,11 @@ macro_rules! on_cores {
 /// scaled by `factor` (a power of two, so exactly), A at the origin of its own frame and
 /// B at the scaled relative pose. Its answers are in A's local frame, scaled: lengths
 /// divide by `factor`, points go to the world through `pose_a` after that.
-struct Rescaled {
-    a: Shape,
-    b: Shape,
-    rel: Pose,
-    factor: Real,
+pub(crate) struct Rescaled {
+    pub a: Shape,
+    pub b: Shape,
+    pub rel: Pose,
+    pub factor: Real,
 }
 
 impl Rescaled {
@@ -198,7 +198,7 @@ impl Rescaled {
     /// `rel` is B's pose in A's frame. Cheap when the offset alone shows the problem is
     /// large enough (the usual case): one comparison.
     #[inline]
-    fn of(a: &Shape, b: &Shape, rel: &Pose) -> Option<Rescaled> {
+    pub fn of(a: &Shape, b: &Shape, rel: &Pose) -> Option<Rescaled> {
         let offset = rel.translation().abs().max_element();
         if offset >= tolerance::RESCALE_BELOW {
             return None;
@@ -219,12 +219,12 @@ impl Rescaled {
     }
 
     /// A length of the scaled problem in the caller's units.
-    fn length(&self, x: Real) -> Real {
+    pub fn length(&self, x: Real) -> Real {
         x / self.factor
     }
 
     /// A point of the scaled problem (A's frame) in the world frame.
-    fn point(&self, p: Point, pose_a: &Pose) -> Point {
+    pub fn point(&self, p: Point, pose_a: &Pose) -> Point {
         pose_a.transform_point(p / self.factor)
     }
 }

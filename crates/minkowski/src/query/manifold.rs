@@ -62,6 +62,7 @@
 
 use super::compound::{self, Collider, PartAnswer};
 use super::contact::{Contact, QueryStatus};
+use super::dispatch::Rescaled;
 use super::feature::{support_feature, Feature, FeatureKind};
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::{contact_with, QueryOptions};
@@ -130,6 +131,18 @@ pub struct Manifold {
 }
 
 impl Manifold {
+    /// The manifold of a problem solved at unit size ([`Rescaled`], in A's frame) in
+    /// the caller's units and the world frame. Feature ids are kept.
+    fn rescaled_back(mut self, r: &Rescaled, pose_a: &Pose) -> Self {
+        self.normal = pose_a.transform_vector(self.normal);
+        for p in &mut self.points[..self.len] {
+            p.point_a = r.point(p.point_a, pose_a);
+            p.point_b = r.point(p.point_b, pose_a);
+            p.distance = r.length(p.distance);
+        }
+        self
+    }
+
     fn empty(normal: Vector, status: QueryStatus) -> Self {
         Manifold {
             normal,
@@ -205,6 +218,17 @@ pub fn manifold_with(
     margin: Real,
     options: &QueryOptions,
 ) -> Manifold {
+    if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
+        let m = manifold_with(
+            &r.a,
+            &Pose::IDENTITY,
+            &r.b,
+            &r.rel,
+            margin * r.factor,
+            options,
+        );
+        return m.rescaled_back(&r, pose_a);
+    }
     let c = contact_with(a, pose_a, b, pose_b, options, None);
     from_contact(a, pose_a, b, pose_b, &c, margin)
 }
@@ -220,6 +244,18 @@ pub(crate) fn manifold_in(
     options: &QueryOptions,
     workspace: &mut super::epa::EpaWorkspace,
 ) -> Manifold {
+    if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
+        let m = manifold_in(
+            &r.a,
+            &Pose::IDENTITY,
+            &r.b,
+            &r.rel,
+            margin * r.factor,
+            options,
+            workspace,
+        );
+        return m.rescaled_back(&r, pose_a);
+    }
     let c = super::dispatch::contact_in(a, pose_a, b, pose_b, options, None, Some(workspace));
     from_contact(a, pose_a, b, pose_b, &c, margin)
 }
