@@ -10,9 +10,7 @@
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
-mod hull_protocol;
-mod protocol;
-mod scene;
+use minkowski_cli::{hull_protocol, protocol, scene};
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;

@@ -56,4 +56,7 @@ pub mod world;
 #[cfg(test)]
 mod testing;
 
+/// The glam version this crate is built on, so that an application can name the same
+/// vector types (`minkowski::glam::Vec3` or `DVec3`) whatever glam it depends on itself.
+pub use glam;
 pub use math::{Point, Pose, Real, Rotation, Vector};

@@ -144,16 +144,29 @@ pub(crate) fn contact(
         // and the common perpendicular, keep the one that separates best.
         let gap = |n: Vector| (p2.dot(n).min(q2.dot(n))) - (p1.dot(n).max(q1.dot(n)));
         let mut best = (gap(dn), dn);
-        let mut consider = |n: Vector| {
+        let consider = |best: &mut (Real, Vector), n: Vector| {
             let g = gap(n);
             if g > best.0 {
-                best = (g, n);
+                *best = (g, n);
             }
         };
-        consider(into_normal_cone(dn, d1, s, d2, t));
+        consider(&mut best, into_normal_cone(dn, d1, s, d2, t));
         if let Some(n) = across_unit {
-            consider(n);
-            consider(-n);
+            consider(&mut best, n);
+            consider(&mut best, -n);
+        }
+        if best.0 <= 0.0 {
+            // Cores touching within rounding, with `d` along a segment (a point core on
+            // the other's axis, off it only by rounding along the axis): the projection
+            // into the normal cone vanishes and `d` is the worst direction. Any
+            // perpendicular of the segment is then a valid normal.
+            for line in [d1, d2] {
+                if let Some(l) = normalize_robust(line) {
+                    let o = any_orthogonal(l);
+                    consider(&mut best, o);
+                    consider(&mut best, -o);
+                }
+            }
         }
         best.1
     } else {
