@@ -3,20 +3,11 @@
 
 mod common;
 
-use common::{random_shape, Rng, ALL_KINDS};
+use common::{random_pose, random_shape, Rng, ALL_KINDS};
 use minkowski::query::compound::{self, Collider};
 use minkowski::query::{self, QueryOptions};
 use minkowski::shape::{Compound, Shape};
 use minkowski::{Pose, Real, Vector};
-
-fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
-    let t = rng.dir() * rng.range(0.0, extent);
-    Pose::new(
-        rng.rotation(),
-        Vector::new(t.x as Real, t.y as Real, t.z as Real),
-    )
-    .unwrap()
-}
 
 fn random_collider(rng: &mut Rng) -> Collider {
     if rng.below(4) == 0 {

@@ -4,20 +4,11 @@
 
 mod common;
 
-use common::{random_shape, Rng, ALL_KINDS};
+use common::{random_pose, random_shape, Rng, ALL_KINDS};
 use minkowski::query::{self, epa, QueryContext, QueryOptions};
 use minkowski::shape::{Cylinder, Shape, Sphere};
 use minkowski::support::SupportMap;
-use minkowski::{Point, Pose, Real, Vector};
-
-fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
-    let t = rng.dir() * rng.range(0.0, extent);
-    Pose::new(
-        rng.rotation(),
-        Vector::new(t.x as Real, t.y as Real, t.z as Real),
-    )
-    .unwrap()
-}
+use minkowski::{Point, Pose, Vector};
 
 #[test]
 fn context_answers_exactly_as_the_free_functions() {

@@ -11,19 +11,10 @@
 
 mod common;
 
-use common::{random_shape, Rng, ALL_KINDS, REL_TOL};
+use common::{random_pose, random_shape, Rng, ALL_KINDS, REL_TOL};
 use minkowski::query;
 use minkowski::shape::Shape;
-use minkowski::{Pose, Real, Vector};
-
-fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
-    let t = rng.dir() * rng.range(0.0, extent);
-    Pose::new(
-        rng.rotation(),
-        Vector::new(t.x as Real, t.y as Real, t.z as Real),
-    )
-    .unwrap()
-}
+use minkowski::{Pose, Real};
 
 fn scaled_pose(p: &Pose, f: Real) -> Pose {
     Pose::new(p.rotation(), p.translation() * f).unwrap()

@@ -587,6 +587,17 @@ fn minkowski_any_orthogonal(n: DVec3) -> DVec3 {
 }
 
 /// A random shape of the given kind and size, with its oracle twin.
+/// A random pose: a uniform rotation and a translation in a random direction, of length
+/// up to `extent`.
+pub fn random_pose(rng: &mut Rng, extent: f64) -> Pose {
+    let t = rng.dir() * rng.range(0.0, extent);
+    Pose::new(
+        rng.rotation(),
+        Vector::new(t.x as Real, t.y as Real, t.z as Real),
+    )
+    .unwrap()
+}
+
 pub fn random_shape(rng: &mut Rng, kind: &str, size: f64) -> (Shape, OShape) {
     let s = |rng: &mut Rng| r(size * rng.range(0.3, 1.0));
     let p = |rng: &mut Rng| {
