@@ -19,7 +19,7 @@
 //! for as long as its boxes overlap, so coherent motion warm-starts GJK frame after
 //! frame: a pair that was apart is usually confirmed apart by one support call per shape
 //! along its cached separating axis. A pair with a compound keeps a
-//! [`PartCaches`](compound::PartCaches) instead: a cache per part pair it met lately (at
+//! [`PartCaches`] instead: a cache per part pair it met lately (at
 //! most [`PartCaches::CAPACITY`](compound::PartCaches::CAPACITY)), made at its first
 //! test and reused while the pair lasts.
 //!
