@@ -113,6 +113,14 @@ impl QueryContext {
         pose_b: &Pose,
         margin: Real,
     ) -> Manifold {
-        manifold_in(a, pose_a, b, pose_b, margin, &self.options, &mut self.epa)
+        manifold_in(
+            a,
+            pose_a,
+            b,
+            pose_b,
+            margin,
+            &self.options,
+            Some(&mut self.epa),
+        )
     }
 }

@@ -65,7 +65,7 @@ use super::contact::{Contact, QueryStatus};
 use super::dispatch::Rescaled;
 use super::feature::{support_feature, Feature, FeatureKind};
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
-use super::{contact_with, QueryOptions};
+use super::QueryOptions;
 use crate::math::{normalize_robust, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::Shape;
 
@@ -218,23 +218,11 @@ pub fn manifold_with(
     margin: Real,
     options: &QueryOptions,
 ) -> Manifold {
-    if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
-        let m = manifold_with(
-            &r.a,
-            &Pose::IDENTITY,
-            &r.b,
-            &r.rel,
-            margin * r.factor,
-            options,
-        );
-        return m.rescaled_back(&r, pose_a);
-    }
-    let c = contact_with(a, pose_a, b, pose_b, options, None);
-    from_contact(a, pose_a, b, pose_b, &c, margin)
+    manifold_in(a, pose_a, b, pose_b, margin, options, None)
 }
 
-/// [`manifold_with`] with EPA's buffers from `workspace` (see
-/// [`QueryContext`](super::QueryContext)).
+/// [`manifold_with`] with EPA's buffers from `workspace` (a
+/// [`QueryContext`](super::QueryContext)'s), or from this thread's when `None`.
 pub(crate) fn manifold_in(
     a: &Shape,
     pose_a: &Pose,
@@ -242,7 +230,7 @@ pub(crate) fn manifold_in(
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
-    workspace: &mut super::epa::EpaWorkspace,
+    workspace: Option<&mut super::epa::EpaWorkspace>,
 ) -> Manifold {
     if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
         let m = manifold_in(
@@ -256,7 +244,7 @@ pub(crate) fn manifold_in(
         );
         return m.rescaled_back(&r, pose_a);
     }
-    let c = super::dispatch::contact_in(a, pose_a, b, pose_b, options, None, Some(workspace));
+    let c = super::dispatch::contact_in(a, pose_a, b, pose_b, options, None, workspace);
     from_contact(a, pose_a, b, pose_b, &c, margin)
 }
 
