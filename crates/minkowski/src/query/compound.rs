@@ -60,7 +60,7 @@ use std::sync::Arc;
 
 use super::dispatch;
 use super::gjk::GjkCache;
-use super::{ClosestPoints, Contact, DistanceOutput, QueryOptions};
+use super::{ClosestPoints, Contact, QueryOptions};
 use crate::bounding::{Aabb, AabbTree};
 use crate::math::{Matrix3, Pose, Real, Vector};
 use crate::shape::{Compound, Shape};
@@ -690,6 +690,37 @@ fn finish<T, F>(a: &Collider, b: &Collider, s: Search<T, F>) -> Option<PartAnswe
     })
 }
 
+/// The evaluator of part pairs the four queries hand to [`run`]: starts a query on the
+/// caches (if any), then answers part pair `(i, j)` with `query` on the two pieces at
+/// their world poses and that pair's warm-start cache.
+fn per_part<'q, T>(
+    a: &'q Collider,
+    pa: &'q Pose,
+    b: &'q Collider,
+    pb: &'q Pose,
+    mut caches: Option<&'q mut PartCaches>,
+    mut query: impl FnMut(&Shape, &Pose, &Shape, &Pose, Option<&mut GjkCache>) -> T + 'q,
+) -> impl FnMut((u32, u32)) -> T + 'q {
+    if let Some(c) = caches.as_deref_mut() {
+        c.start_query();
+    }
+    move |(i, j)| {
+        let ((sa, qa), (sb, qb)) = (a.piece(i, pa), b.piece(j, pb));
+        query(sa, &qa, sb, &qb, cache_of(&mut caches, (i, j)))
+    }
+}
+
+/// The answer of part pair (0, 0) with its parts: what a query falls back to should
+/// [`finish`] find no answer, which is not reached for the queries that take the first
+/// part pair the descent meets.
+fn first_pair<T>(a: &Collider, b: &Collider, answer: T) -> PartAnswer<T> {
+    PartAnswer {
+        answer,
+        part_a: a.part_index(0),
+        part_b: b.part_index(0),
+    }
+}
+
 /// Whether A and B overlap or touch. See [`intersects_with`].
 pub fn intersects(
     a: &Collider,
@@ -717,16 +748,11 @@ pub fn intersects_with(
     b: &Collider,
     pb: &Pose,
     opts: &QueryOptions,
-    mut caches: Option<&mut PartCaches>,
+    caches: Option<&mut PartCaches>,
 ) -> Option<PartAnswer<()>> {
-    if let Some(c) = caches.as_deref_mut() {
-        c.start_query();
-    }
-    let eval = |(i, j): (u32, u32)| {
-        let ((sa, qa), (sb, qb)) = (a.piece(i, pa), b.piece(j, pb));
-        let cache = cache_of(&mut caches, (i, j));
-        dispatch::intersects_with(sa, &qa, sb, &qb, opts, cache).then_some((0.0, ()))
-    };
+    let eval = per_part(a, pa, b, pb, caches, |sa, qa, sb, qb, cache| {
+        dispatch::intersects_with(sa, qa, sb, qb, opts, cache).then_some((0.0, ()))
+    });
     let s = run(a, pa, b, pb, opts, Bound::Meet, eval);
     finish(a, b, s)
 }
@@ -758,26 +784,14 @@ pub fn closest_points_with(
     b: &Collider,
     pb: &Pose,
     opts: &QueryOptions,
-    mut caches: Option<&mut PartCaches>,
+    caches: Option<&mut PartCaches>,
 ) -> PartAnswer<ClosestPoints> {
-    if let Some(c) = caches.as_deref_mut() {
-        c.start_query();
-    }
-    let mut eval = |(i, j): (u32, u32)| {
-        let ((sa, qa), (sb, qb)) = (a.piece(i, pa), b.piece(j, pb));
-        let cache = cache_of(&mut caches, (i, j));
-        let c = dispatch::closest_points_with(sa, &qa, sb, &qb, opts, cache);
+    let mut eval = per_part(a, pa, b, pb, caches, |sa, qa, sb, qb, cache| {
+        let c = dispatch::closest_points_with(sa, qa, sb, qb, opts, cache);
         (c.distance, c)
-    };
+    });
     let s = run(a, pa, b, pb, opts, Bound::Gap, |p| Some(eval(p)));
-    finish(a, b, s).unwrap_or_else(|| {
-        // Not reached (see `finish`); the first part pair answers all the same.
-        PartAnswer {
-            answer: eval((0, 0)).1,
-            part_a: a.part_index(0),
-            part_b: b.part_index(0),
-        }
-    })
+    finish(a, b, s).unwrap_or_else(|| first_pair(a, b, eval((0, 0)).1))
 }
 
 /// The distance between A and B. See [`distance_with`].
@@ -806,16 +820,11 @@ pub fn distance_with(
     b: &Collider,
     pb: &Pose,
     opts: &QueryOptions,
-    mut caches: Option<&mut PartCaches>,
+    caches: Option<&mut PartCaches>,
 ) -> PartAnswer<Real> {
-    if let Some(c) = caches.as_deref_mut() {
-        c.start_query();
-    }
-    let mut eval = |(i, j): (u32, u32)| -> DistanceOutput {
-        let ((sa, qa), (sb, qb)) = (a.piece(i, pa), b.piece(j, pb));
-        let cache = cache_of(&mut caches, (i, j));
-        dispatch::distance_with(sa, &qa, sb, &qb, opts, cache)
-    };
+    let mut eval = per_part(a, pa, b, pb, caches, |sa, qa, sb, qb, cache| {
+        dispatch::distance_with(sa, qa, sb, qb, opts, cache)
+    });
     if let (Collider::Convex(_), Collider::Convex(_)) = (a, b) {
         return PartAnswer {
             answer: eval((0, 0)).distance,
@@ -827,12 +836,7 @@ pub fn distance_with(
         let d = eval(p).distance;
         Some((d, d))
     });
-    finish(a, b, s).unwrap_or_else(|| PartAnswer {
-        // Not reached (see `finish`); the first part pair answers all the same.
-        answer: eval((0, 0)).distance,
-        part_a: a.part_index(0),
-        part_b: b.part_index(0),
-    })
+    finish(a, b, s).unwrap_or_else(|| first_pair(a, b, eval((0, 0)).distance))
 }
 
 /// The contact of A and B. See [`contact_with`].
@@ -863,17 +867,12 @@ pub fn contact_with(
     b: &Collider,
     pb: &Pose,
     opts: &QueryOptions,
-    mut caches: Option<&mut PartCaches>,
+    caches: Option<&mut PartCaches>,
 ) -> PartAnswer<Contact> {
-    if let Some(c) = caches.as_deref_mut() {
-        c.start_query();
-    }
-    let mut eval = |(i, j): (u32, u32)| {
-        let ((sa, qa), (sb, qb)) = (a.piece(i, pa), b.piece(j, pb));
-        let cache = cache_of(&mut caches, (i, j));
-        let c = dispatch::contact_with(sa, &qa, sb, &qb, opts, cache);
+    let mut eval = per_part(a, pa, b, pb, caches, |sa, qa, sb, qb, cache| {
+        let c = dispatch::contact_with(sa, qa, sb, qb, opts, cache);
         (c.distance, c)
-    };
+    });
     // EPA's depth is within its relative tolerance of the true one; a tolerance that is
     // not a usable number turns the depth bound off (any overlap may be deepest).
     let rel = opts.epa.rel_tolerance;
@@ -884,12 +883,7 @@ pub fn contact_with(
     };
     let bound = Bound::Signed { depth_tolerance };
     let s = run(a, pa, b, pb, opts, bound, |p| Some(eval(p)));
-    finish(a, b, s).unwrap_or_else(|| PartAnswer {
-        // Not reached (see `finish`); the first part pair answers all the same.
-        answer: eval((0, 0)).1,
-        part_a: a.part_index(0),
-        part_b: b.part_index(0),
-    })
+    finish(a, b, s).unwrap_or_else(|| first_pair(a, b, eval((0, 0)).1))
 }
 
 #[cfg(test)]
