@@ -168,6 +168,32 @@ fn volume(p0: Vector, p1: Vector, p2: Vector, p3: Vector) -> Real {
     (p1 - p0).dot((p2 - p0).cross(p3 - p0))
 }
 
+/// Whether every signed volume `cs[i]` (the tetrahedron `w` with vertex `i` replaced by
+/// the origin, as [`volume`] computes it) is larger than its rounding error, so that its
+/// sign is exact.
+///
+/// Each volume is a triple product of differences `u = p_1 − p_0`, `v`, `w`. Rounding
+/// the differences, the six products and five sums gives an error of at most about
+/// `8 ε Σ_σ |u_σ1 v_σ2 w_σ3|` (the permanent of the absolute values; Higham, "Accuracy
+/// and Stability of Numerical Algorithms", §3.1, for sums of products); twice that is
+/// the bound used here.
+fn signs_certain(w: &[Vector; 4], cs: &[Real; 4]) -> bool {
+    let o = Vector::ZERO;
+    let [a, b, c, d] = *w;
+    let sets = [[o, b, c, d], [a, o, c, d], [a, b, o, d], [a, b, c, o]];
+    sets.iter().zip(cs).all(|(p, &ci)| {
+        let u = (p[1] - p[0]).abs();
+        let v = (p[2] - p[0]).abs();
+        let x = (p[3] - p[0]).abs();
+        let permanent = u.dot(Vector::new(
+            v.y * x.z + v.z * x.y,
+            v.z * x.x + v.x * x.z,
+            v.x * x.y + v.y * x.x,
+        ));
+        ci.abs() > 16.0 * EPSILON * permanent
+    })
+}
+
 /// Closest point of the tetrahedron `w_0 w_1 w_2 w_3` to the origin.
 fn tetrahedron(w: &[Vector; 4]) -> Projection {
     let [a, b, c, d] = *w;
@@ -179,14 +205,6 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
         .fold(0.0, Real::max)
         .sqrt();
     let faces = [(1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2)];
-    if mu.abs() <= DEGENERATE * e * e * e {
-        // Flat tetrahedron: the closest point is on one of its faces.
-        let mut best = triangle(w, 0, 1, 2);
-        for &(i, j, k) in &faces[..3] {
-            best = best.closer(Some(triangle(w, i, j, k)));
-        }
-        return best;
-    }
     // Barycentric coordinates of the origin as ratios of signed volumes.
     let cs = [
         volume(o, b, c, d),
@@ -194,6 +212,25 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
         volume(a, b, o, d),
         volume(a, b, c, o),
     ];
+    if mu.abs() <= DEGENERATE * e * e * e {
+        // Nearly flat: the closest point is on one of its faces, unless the four signed
+        // volumes agree beyond their rounding (a long thin tetrahedron can be "flat" by
+        // this measure and still hold the origin well inside).
+        let sum = cs[0] + cs[1] + cs[2] + cs[3];
+        if cs.iter().all(|&ci| same_sign(sum, ci)) && signs_certain(w, &cs) {
+            return Projection {
+                v: Vector::ZERO,
+                vv: 0.0,
+                bary: cs.map(|ci| ci / sum),
+                mask: 0b1111,
+            };
+        }
+        let mut best = triangle(w, 0, 1, 2);
+        for &(i, j, k) in &faces[..3] {
+            best = best.closer(Some(triangle(w, i, j, k)));
+        }
+        return best;
+    }
     if cs.iter().all(|&ci| same_sign(mu, ci)) {
         let bary = [cs[0] / mu, cs[1] / mu, cs[2] / mu, cs[3] / mu];
         // A thin tetrahedron's volume ratios are inaccurate: if they do not reproduce the
@@ -201,6 +238,17 @@ fn tetrahedron(w: &[Vector; 4]) -> Projection {
         // conditioned) projection is the better answer.
         let residual = a * bary[0] + b * bary[1] + c * bary[2] + d * bary[3];
         if residual.length() <= 64.0 * EPSILON * e {
+            return Projection {
+                v: Vector::ZERO,
+                vv: 0.0,
+                bary,
+                mask: 0b1111,
+            };
+        }
+        // Unless the signs themselves are certain: then the origin is inside, however
+        // inaccurate the ratios (a tetrahedron 2000 long and 10 wide, the origin 0.8
+        // from its nearest face, gave a residual of 0.5 in f32).
+        if signs_certain(w, &cs) {
             return Projection {
                 v: Vector::ZERO,
                 vv: 0.0,
@@ -438,5 +486,77 @@ mod tests {
         let (_, vv) = s.reduce();
         assert_eq!(vv, 0.0);
         assert_eq!(s.len(), 4);
+    }
+
+    /// A tetrahedron 2000 long and about 14 wide (a box against a 1000 × 0.001 plate,
+    /// found by fuzzing) holds the origin 0.79 from its nearest face. Its volume ratios
+    /// are too inaccurate to reproduce the origin in f32, which used to send GJK to that
+    /// face, stall there and report the overlapping shapes "apart".
+    #[test]
+    fn sliver_tetrahedron_holding_the_origin_is_kept_whole() {
+        let ws = [
+            Vector::new(-679.16327, 410.15546, -612.49695),
+            Vector::new(679.16327, -410.15546, 622.38586),
+            Vector::new(-669.2729, 400.26794, -622.3865),
+            Vector::new(679.16327, -400.26654, 612.49695),
+        ];
+        let mut s = simplex_of(&ws);
+        let (_, vv) = s.reduce();
+        assert_eq!((vv, s.len()), (0.0, 4));
+    }
+
+    /// Thin tetrahedra (aspect 1 to 1e5) with the origin at a chosen barycentric point:
+    /// inside with every coordinate at least 0.05, the whole simplex is kept; beyond one
+    /// face by a clear margin (a tenth of the tetrahedron's width), it is not.
+    #[test]
+    fn thin_tetrahedra_classify_the_origin_by_their_signed_volumes() {
+        let mut state: u64 = 0x2545F4914F6CDD1D;
+        let mut rnd = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..4000 {
+            let length = 10f64.powf(rnd() * 5.0);
+            // Two short skew segments at the ends of a long bar (the plate case's shape).
+            let ends = [-1.0, 1.0, -1.0, 1.0].map(|side| side * length * (0.5 + rnd()));
+            let jitter = |r: &mut dyn FnMut() -> f64| [r() * 2.0 - 1.0, r() * 2.0 - 1.0];
+            let mut w64: Vec<[f64; 3]> = ends
+                .iter()
+                .map(|&x| {
+                    let [y, z] = jitter(&mut rnd);
+                    [x, y, z]
+                })
+                .collect();
+            let mut lambda = [0.0; 4];
+            let inside = case % 2 == 0;
+            for l in &mut lambda {
+                *l = 0.05 + rnd();
+            }
+            if !inside {
+                lambda[case % 4] = -0.1 - rnd();
+            }
+            let sum: f64 = lambda.iter().sum();
+            let origin: Vec<f64> = (0..3)
+                .map(|k| (0..4).map(|i| lambda[i] / sum * w64[i][k]).sum())
+                .collect();
+            for p in &mut w64 {
+                for k in 0..3 {
+                    p[k] -= origin[k];
+                }
+            }
+            let ws: Vec<Vector> = w64
+                .iter()
+                .map(|p| Vector::new(p[0] as Real, p[1] as Real, p[2] as Real))
+                .collect();
+            let mut s = simplex_of(&ws);
+            let (_, vv) = s.reduce();
+            if inside {
+                assert_eq!((vv, s.len()), (0.0, 4), "case {case}: {ws:?}");
+            } else {
+                assert!(s.len() < 4 && vv > 0.0, "case {case}: {ws:?}");
+            }
+        }
     }
 }
