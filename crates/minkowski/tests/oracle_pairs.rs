@@ -241,6 +241,23 @@ fn check(case: &Case, label: &str) -> i32 {
         (cp.distance as f64 - truth.max(0.0)).abs() <= tol,
         "{label}: closest_points distance"
     );
+    // The normal: unit, and the shapes are `distance` apart along it (zero on contact).
+    if cp.distance > 0.0 {
+        let n = d3(cp.normal);
+        assert!(
+            (n.length() - 1.0).abs() <= 1e-4,
+            "{label}: |normal| {}",
+            n.length()
+        );
+        let along = gap(&case.oa, &case.ob, n);
+        assert!(
+            (along - cp.distance as f64).abs() <= tol,
+            "{label}: separation {along} along the closest-points normal, distance {}",
+            cp.distance
+        );
+    } else {
+        assert_eq!(cp.normal, Vector::ZERO, "{label}: normal on contact");
+    }
     assert!(
         cp.lower_bound <= cp.distance
             && cp.distance <= cp.upper_bound

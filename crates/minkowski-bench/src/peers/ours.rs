@@ -35,10 +35,9 @@ impl PairRunner for Loaded {
             Query::Intersect => Outcome::Hit(query::intersects(&self.a, &pa, &self.b, &pb)),
             Query::Distance => {
                 let c = query::closest_points(&self.a, &pa, &self.b, &pb);
-                let d = c.point_b - c.point_a;
                 Outcome::Answer(Answer {
                     distance: c.distance as f64,
-                    normal: to_f64(d.normalize_or_zero().to_array()),
+                    normal: to_f64(c.normal.to_array()),
                     point_a: to_f64(c.point_a.to_array()),
                     point_b: to_f64(c.point_b.to_array()),
                 })

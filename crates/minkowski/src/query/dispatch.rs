@@ -377,6 +377,7 @@ pub fn closest_points_with(
             upper_bound: r.length(c.upper_bound),
             point_a: r.point(c.point_a, pose_a),
             point_b: r.point(c.point_b, pose_a),
+            normal: pose_a.transform_vector(c.normal),
             ..c
         };
     }
@@ -460,6 +461,11 @@ pub fn closest_points_with(
         intersecting: distance <= 0.0,
         point_a: pose_a.transform_point(point_a),
         point_b: pose_a.transform_point(point_b),
+        normal: if distance > 0.0 {
+            pose_a.transform_vector(normal)
+        } else {
+            crate::math::Vector::ZERO
+        },
         status,
         iterations,
     }
