@@ -257,12 +257,15 @@ macro_rules! with_core {
 }
 
 impl SupportMap for CoreShape<'_> {
+    #[inline]
     fn local_support(&self, dir: Vector) -> Point {
         with_core!(*self, s => s.local_support(dir))
     }
+    #[inline]
     fn local_support_hinted(&self, dir: Vector, hint: &mut u32) -> Point {
         with_core!(*self, s => s.local_support_hinted(dir, hint))
     }
+    #[inline]
     fn hinted_point(&self, hint: u32) -> Option<Point> {
         with_core!(*self, s => s.hinted_point(hint))
     }
