@@ -22,7 +22,9 @@
 //! (JSON, YAML, RON, MessagePack, CBOR...), not a schema-driven one such as bincode.
 //!
 //! A convex polyhedron is written as its hull's vertices (the points given to
-//! [`ConvexPolyhedron::new`] that were not vertices are gone) and rebuilt from them; its
+//! [`ConvexPolyhedron::new`] that were not vertices are gone) and rebuilt from them: the
+//! same vertices in the same order, so the same support points, and the same faces,
+//! possibly listed in another order. Its
 //! [`set_hill_climbing`](ConvexPolyhedron::set_hill_climbing) override is not kept.
 
 use std::sync::Arc;
