@@ -435,7 +435,8 @@ macro_rules! shape_registry {
 
 // The registry: every shape type of [`Shape`], in protocol order. Adding a shape is a
 // file implementing `ConvexShape` and `SupportMap`, its `mod`/`pub use` above, and one
-// entry here.
+// entry here (and, for the `serde` feature, its variant in `ShapeDescription`:
+// `shape/description.rs`).
 shape_registry! {
     /// A ball.
     Sphere(Sphere),
