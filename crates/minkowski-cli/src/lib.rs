@@ -1,9 +1,12 @@
-//! The `minkowski` tool's line handlers, as a library: the binary (`src/main.rs`) and
-//! the fuzz targets (`fuzz/`) call the same code. Not a stable API: the protocol
-//! (`query-protocol.md`) is the contract, these functions are its implementation.
+//! The `minkowski` tool's pieces, as a library: the binary (`src/main.rs`) and the fuzz
+//! targets (`fuzz/`) call the same code. Not a stable API: the protocol
+//! (`docs/query-protocol.md`) is the contract. Its line handlers live in the library
+//! crate, [`minkowski::protocol`] (feature `protocol`), re-exported here under the names
+//! the fuzz targets use.
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
-pub mod hull_protocol;
-pub mod protocol;
+pub use minkowski::protocol;
+pub use minkowski::protocol::hull as hull_protocol;
+pub mod progress;
 pub mod scene;

@@ -7,154 +7,230 @@
 //!                            JSON-lines convex hulls in 2D
 //! minkowski scene [...]      the collision world on a moving scene (see `scene.rs`)
 //! ```
+//!
+//! `minkowski help COMMAND` or `minkowski COMMAND --help` documents each; the protocol is
+//! `docs/query-protocol.md`.
 // Casts to and from `Real` are no-ops in the f64 build and conversions in the f32 build.
 #![allow(clippy::unnecessary_cast)]
 
-use minkowski_cli::{hull_protocol, protocol, scene};
+use minkowski::hull::Algorithm2d;
+use minkowski_cli::progress::Progress;
+use minkowski_cli::scene::{self, SceneCli};
+use minkowski_cli::{hull_protocol, protocol};
 
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage:
-  minkowski query [FILE]    answer JSON-lines collision queries from FILE (or stdin)
-  minkowski hull [FILE]     answer JSON-lines 3D convex hull queries
-  minkowski hull --2d [--algorithm graham|jarvis|chan|melkman|divide|monotone] [FILE]
-                            answer JSON-lines 2D convex hull queries (default: monotone)
-  minkowski scene [--objects N] [--frames K] [--broadphase grid|sap|bvh] [--threads T]
-                  [--seed S] [--layout seed000 --array A] [--contacts full|touch]
-                  [--verify] [--json]
-                            time the collision world on a moving scene
-  minkowski help            this text
+/// Where the protocol is written up, for the help texts.
+const PROTOCOL_DOC: &str = "docs/query-protocol.md (in the minkowski repository)";
 
-precision: this binary uses ";
+#[cfg(feature = "f64")]
+const PRECISION: &str = "Precision: this binary computes in f64 (double).";
+#[cfg(not(feature = "f64"))]
+const PRECISION: &str = "Precision: this binary computes in f32 (single); a build with \
+     `--features f64` computes in double.";
 
-fn precision() -> &'static str {
-    if cfg!(feature = "f64") {
-        "f64 (double)"
-    } else {
-        "f32 (single); build with --features f64 for double"
-    }
+#[cfg(feature = "f64")]
+const F64_HELP: &str = "Ask for double precision: accepted (this binary computes in f64)";
+#[cfg(not(feature = "f64"))]
+const F64_HELP: &str = "Ask for double precision: this binary computes in f32, so it \
+     refuses the flag (exit status 2); build with `--features f64` for double precision";
+
+const ABOUT: &str = "\
+Collision queries, convex hulls and a timed collision world, from the command line.
+
+`query` and `hull` read JSON Lines (one request object per line, from FILE or standard
+input) and write one JSON answer per line to standard output, in the same order; `scene`
+times the collision world on a moving scene. `minkowski help COMMAND` documents each
+command's input, output and flags.";
+
+#[derive(Parser)]
+#[command(
+    name = "minkowski",
+    version,
+    about = "Collision queries, convex hulls and a timed collision world",
+    long_about = ABOUT,
+    after_help = after_help(),
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+fn after_help() -> String {
+    format!("Protocol: {PROTOCOL_DOC}\n{PRECISION}")
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Query(QueryCli),
+    Hull(HullCli),
+    Scene(SceneCli),
+}
+
+const QUERY_ABOUT: &str = "\
+Answer JSON-lines collision queries.
+
+Input: one query object per line, from FILE or, without FILE (or with `-`), standard input:
+  {\"id\": 7, \"query\": KIND, \"a\": SHAPE, \"pose_a\": POSE, \"b\": SHAPE, \"pose_b\": POSE}
+  KIND   intersects | distance | closest_points | contact
+         | manifold (with an optional \"margin\" >= 0, default 0)
+  SHAPE  {\"type\": \"sphere\", \"radius\": r}   {\"type\": \"cuboid\", \"half_extents\": [x, y, z]}
+         capsule, cylinder, cone: half_height, radius (axis along local +Y)
+         pyramid: half_extents    ellipsoid: radii    segment: a, b    triangle: a, b, c
+         point: p (default the origin)    convex: points (hull of [[x, y, z], ...])
+         rounded: shape, radius (the shape inflated by a ball)
+         compound: parts [{\"shape\": SHAPE, \"pose\": POSE}, ...] (as a or b only)
+  POSE   {\"translation\": [x, y, z], \"rotation\": [x, y, z, w]}: a unit quaternion (norm
+         within 1e-3 of 1); each field, and the pose itself, optional (identity)
+  Lengths in any unit, at most 1e8 in magnitude (1e60 in f64).";
+
+const QUERY_AFTER: &str = "\
+Output: one JSON object per input line, in order, on standard output, with the line's
+`id` first, exactly as written (absent when absent). Frame: world; normals from A to B.
+  intersects      intersects
+  distance        distance (>= 0), intersects, iterations, status
+  closest_points  distance, intersects, point_a, point_b, iterations, status
+  contact         distance (signed: negative = penetration depth), normal (unit),
+                  point_a, point_b, intersects, iterations, method, status
+  manifold        normal, points: up to 4 {point_a, point_b, distance, feature}, status
+  with a compound, part_a / part_b: the parts that answered.
+  status: converged | degenerate | numerical_limit | max_iterations
+A line that cannot be answered gets {\"id\": ..., \"error\": {\"kind\": K, \"message\": ...}},
+K one of invalid_json, invalid_query, invalid_shape, invalid_pose, internal, and the
+tool goes on. Lines of spaces, tabs and carriage returns only get no answer; a UTF-8
+byte-order mark at the start is skipped.
+
+Exit status: 0 when the whole input was read (error answers included); 1 when FILE
+cannot be opened or reading fails; 2 for a bad command line.";
+
+/// `minkowski query`'s command line.
+#[derive(clap::Args)]
+#[command(
+    about = "Answer JSON-lines collision queries",
+    long_about = QUERY_ABOUT,
+    after_help = after_help(),
+    after_long_help = format!("{QUERY_AFTER}\n\nProtocol: {PROTOCOL_DOC}\n{PRECISION}"),
+    args_override_self = true
+)]
+struct QueryCli {
+    /// The queries, one JSON object per line; standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    #[arg(long = "f64", help = F64_HELP)]
+    f64: bool,
+}
+
+const HULL_ABOUT: &str = "\
+Answer JSON-lines convex hull queries (3D, or 2D with --2d).
+
+Input: one object per line, from FILE or, without FILE (or with `-`), standard input:
+  {\"id\": 3, \"points\": [[x, y, z], ...]}     ([x, y] points with --2d)
+Points are hulled as f64 with exact predicates in either precision (magnitudes up to 1e60).";
+
+const HULL_AFTER: &str = "\
+Output: one JSON object per input line, in order, `id` first as written:
+  3D  {\"id\", \"dimension\", \"vertices\", \"faces\"}: the extreme input points, and faces as
+      convex polygons of indices into vertices, counter-clockwise seen from outside.
+      Degenerate input keeps its dimension: 2 (coplanar: one face, and its \"normal\"),
+      1 (collinear: the two end points), 0 (all equal: one vertex).
+  2D  {\"id\", \"algorithm\", \"dimension\", \"vertices\"}: counter-clockwise from the lowest
+      (then leftmost) point, collinear boundary points excluded.
+Errors as for `query`: invalid_json, invalid_query (no or malformed points),
+invalid_shape (empty, non-finite or too large), internal.
+
+Exit status: 0 when the whole input was read (error answers included); 1 when FILE
+cannot be opened or reading fails; 2 for a bad command line.";
+
+/// `minkowski hull`'s command line.
+#[derive(clap::Args)]
+#[command(
+    about = "Answer JSON-lines convex hull queries",
+    long_about = HULL_ABOUT,
+    after_help = after_help(),
+    after_long_help = format!("{HULL_AFTER}\n\nProtocol: {PROTOCOL_DOC}\n{PRECISION}"),
+    args_override_self = true
+)]
+struct HullCli {
+    /// The point sets, one JSON object per line; standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    /// 2D hulls of [x, y] points (default: 3D hulls by quickhull).
+    #[arg(long = "2d")]
+    two_d: bool,
+    /// The 2D algorithm (needs --2d); all give the same hull [default: monotone]
+    #[arg(long, value_name = "NAME", requires = "two_d",
+          value_parser = ["graham", "jarvis", "chan", "melkman", "divide", "monotone"])]
+    algorithm: Option<String>,
+    #[arg(long = "f64", help = F64_HELP)]
+    f64: bool,
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    // `minkowski <command> --help` (or `-h`) is a request for the usage, not an error.
-    if args.iter().skip(1).any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}{}", precision());
-        return ExitCode::SUCCESS;
-    }
-    match args.first().map(String::as_str) {
-        Some("query") => run_query(&args[1..]),
-        Some("hull") => run_hull(&args[1..]),
-        Some("scene") => run_scene(&args[1..]),
-        Some("help") | Some("--help") | Some("-h") => {
-            println!("{USAGE}{}", precision());
-            ExitCode::SUCCESS
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Query(q) => {
+            refuse_f64(q.f64, "query");
+            serve("query", q.file.as_deref(), protocol::answer_line)
         }
-        Some(other) => {
-            eprintln!(
-                "minkowski: unknown command '{other}'\n{USAGE}{}",
-                precision()
-            );
-            ExitCode::from(2)
+        Command::Hull(h) => {
+            refuse_f64(h.f64, "hull");
+            let mode = match h.algorithm.as_deref() {
+                None if !h.two_d => hull_protocol::Mode::Space,
+                None => hull_protocol::Mode::Plane(Algorithm2d::MonotoneChain),
+                // The value parser admits only the algorithms' names.
+                Some(name) => match Algorithm2d::from_name(name) {
+                    Some(alg) => hull_protocol::Mode::Plane(alg),
+                    None => usage_error("hull", format!("unknown algorithm '{name}'")),
+                },
+            };
+            serve("hull", h.file.as_deref(), |line| {
+                protocol::answer_line_with(line, |q| hull_protocol::answer(q, mode))
+            })
         }
-        None => {
-            eprintln!("{USAGE}{}", precision());
-            ExitCode::from(2)
-        }
+        Command::Scene(s) => match s.validate() {
+            Ok(args) => run_scene(&args),
+            Err(e) => usage_error("scene", e),
+        },
     }
 }
 
-fn run_query(args: &[String]) -> ExitCode {
-    let mut file = None;
-    for a in args {
-        match a.as_str() {
-            "--f64" if cfg!(feature = "f64") => {}
-            "--f64" => {
-                eprintln!(
-                    "minkowski: this build is single precision; build with \
-                     `--features f64` for double precision"
-                );
-                return ExitCode::from(2);
-            }
-            s if s.starts_with('-') && s != "-" => {
-                eprintln!("minkowski query: unknown option '{s}'");
-                return ExitCode::from(2);
-            }
-            s => {
-                if file.replace(s.to_string()).is_some() {
-                    eprintln!("minkowski query: at most one FILE");
-                    return ExitCode::from(2);
-                }
-            }
-        }
+/// Exits with status 2 and clap's usage for `command` after `message`.
+fn usage_error(command: &str, message: String) -> ! {
+    let mut cmd = Cli::command();
+    let sub = cmd.find_subcommand_mut(command).map(|c| {
+        c.clone()
+            .bin_name(format!("minkowski {command}"))
+            .error(clap::error::ErrorKind::ArgumentConflict, &message)
+    });
+    match sub {
+        Some(e) => e.exit(),
+        None => cmd
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit(),
     }
-    serve("query", file.as_deref(), protocol::answer_line)
 }
 
-fn run_hull(args: &[String]) -> ExitCode {
-    let mut file = None;
-    let mut plane = false;
-    let mut algorithm = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--2d" => plane = true,
-            "--algorithm" => {
-                let Some(name) = it.next() else {
-                    eprintln!("minkowski hull: --algorithm needs a name");
-                    return ExitCode::from(2);
-                };
-                match minkowski::hull::Algorithm2d::from_name(name) {
-                    Some(alg) => algorithm = Some(alg),
-                    None => {
-                        eprintln!(
-                            "minkowski hull: unknown algorithm '{name}' \
-                             (graham, jarvis, chan, melkman, divide, monotone)"
-                        );
-                        return ExitCode::from(2);
-                    }
-                }
-            }
-            "--f64" if cfg!(feature = "f64") => {}
-            s if s.starts_with('-') && s != "-" => {
-                eprintln!("minkowski hull: unknown option '{s}'");
-                return ExitCode::from(2);
-            }
-            s => {
-                if file.replace(s.to_string()).is_some() {
-                    eprintln!("minkowski hull: at most one FILE");
-                    return ExitCode::from(2);
-                }
-            }
-        }
+/// `--f64` in a single-precision build: refused (exit status 2), as before clap.
+fn refuse_f64(asked: bool, command: &str) {
+    if asked && !cfg!(feature = "f64") {
+        usage_error(
+            command,
+            "this build is single precision; build with `--features f64` for double \
+             precision"
+                .into(),
+        );
     }
-    if algorithm.is_some() && !plane {
-        eprintln!("minkowski hull: --algorithm selects a 2D algorithm; add --2d");
-        return ExitCode::from(2);
-    }
-    let mode = if plane {
-        hull_protocol::Mode::Plane(algorithm.unwrap_or(minkowski::hull::Algorithm2d::MonotoneChain))
-    } else {
-        hull_protocol::Mode::Space
-    };
-    serve("hull", file.as_deref(), |line| {
-        protocol::answer_line_with(line, |q| hull_protocol::answer(q, mode))
-    })
 }
 
-fn run_scene(args: &[String]) -> ExitCode {
-    let parsed = match scene::parse(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("minkowski scene: {e}\n{}", scene::USAGE);
-            return ExitCode::from(2);
-        }
-    };
+fn run_scene(args: &scene::SceneArgs) -> ExitCode {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = scene::run(&parsed, &mut out);
+    let mut progress = Progress::new(Some(args.frames as u64), "frames");
+    let result = scene::run_with_progress(args, &mut out, &mut |done| progress.set(done));
+    progress.finish();
     let _ = out.flush();
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -171,16 +247,21 @@ fn run_scene(args: &[String]) -> ExitCode {
 
 /// Reads JSON lines from `file` (or standard input) and writes one answer per line.
 fn serve(command: &str, file: Option<&str>, answer: impl Fn(&str) -> String) -> ExitCode {
-    let input: Box<dyn Read> = match file {
-        None | Some("-") => Box::new(io::stdin()),
+    let (input, size): (Box<dyn Read>, Option<u64>) = match file {
+        None | Some("-") => (Box::new(io::stdin()), None),
         Some(path) => match std::fs::File::open(path) {
-            Ok(f) => Box::new(f),
+            Ok(f) => {
+                let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                (Box::new(f), size)
+            }
             Err(e) => {
                 eprintln!("minkowski {command}: cannot read {path}: {e}");
                 return ExitCode::from(1);
             }
         },
     };
+    let mut progress = Progress::new(size, if size.is_some() { "bytes" } else { "lines" });
+    let (mut bytes_read, mut lines_read) = (0u64, 0u64);
     let mut reader = BufReader::new(input);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -190,9 +271,20 @@ fn serve(command: &str, file: Option<&str>, answer: impl Fn(&str) -> String) -> 
         buf.clear();
         match reader.read_until(b'\n', &mut buf) {
             Ok(0) => break,
-            Ok(_) => {}
+            Ok(n) => {
+                if progress.enabled() {
+                    bytes_read += n as u64;
+                    lines_read += 1;
+                    progress.set(if size.is_some() {
+                        bytes_read
+                    } else {
+                        lines_read
+                    });
+                }
+            }
             Err(e) => {
                 let _ = out.flush();
+                progress.finish();
                 eprintln!("minkowski {command}: read error: {e}");
                 return ExitCode::from(1);
             }
@@ -213,17 +305,15 @@ fn serve(command: &str, file: Option<&str>, answer: impl Fn(&str) -> String) -> 
                 }
                 answer(line)
             }
-            Err(e) => serde_json::json!({"error": {
-                "kind": "invalid_json",
-                "message": format!("line is not valid UTF-8: {e}"),
-            }})
-            .to_string(),
+            Err(e) => protocol::invalid_utf8_line(e),
         };
         if writeln!(out, "{answer}").is_err() {
             // The reader went away (e.g. `| head`): nothing more to do.
+            progress.finish();
             return ExitCode::SUCCESS;
         }
     }
     let _ = out.flush();
+    progress.finish();
     ExitCode::SUCCESS
 }

@@ -18,102 +18,145 @@ use minkowski::world::{BroadPhaseKind, ObjectHandle, World, WorldOptions};
 use minkowski::{Pose, Real};
 use serde_json::json;
 
-/// Parsed `minkowski scene` options.
+/// Checked `minkowski scene` options (from [`SceneCli::validate`]).
 #[derive(Debug, Clone)]
 pub struct SceneArgs {
+    /// Objects in the random layout.
     pub objects: usize,
+    /// Frames to run.
     pub frames: usize,
+    /// The broad phase: `"grid"`, `"sap"` or `"bvh"`.
     pub broadphase: String,
+    /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Seed of the scene's randomness.
     pub seed: u64,
+    /// The seed000 layout's array size, when that layout is chosen.
     pub seed000_array: Option<usize>,
+    /// Check every frame against brute force.
     pub verify: bool,
+    /// One JSON object per frame instead of the readable table.
     pub json: bool,
     /// Full contacts (EPA for penetrating pairs) or only whether pairs touch.
     pub contact_details: bool,
 }
 
-pub const USAGE: &str = "\
-usage: minkowski scene [--objects N] [--frames K] [--broadphase grid|sap|bvh]
-                       [--threads T] [--seed S] [--layout seed000 --array A]
-                       [--contacts full|touch] [--verify] [--json]
-  defaults: --objects 1000 --frames 100 --broadphase bvh --threads <all cores> --seed 1
-  --contacts full (default) computes every touching pair's contact (EPA when penetrating);
-  --contacts touch only decides which pairs touch
-  --objects is at most 2,000,000, and 200,000 with --broadphase sap";
-
 /// The most objects `--broadphase sap` accepts (about 3 s per frame at 10^5 here).
 pub const SAP_MAX_OBJECTS: usize = 200_000;
 
-pub fn parse(args: &[String]) -> Result<SceneArgs, String> {
-    let mut a = SceneArgs {
-        objects: 1000,
-        frames: 100,
-        broadphase: "bvh".into(),
-        threads: 0,
-        seed: 1,
-        seed000_array: None,
-        verify: false,
-        json: false,
-        contact_details: true,
-    };
-    let mut layout_seed000 = false;
-    let mut it = args.iter();
-    let num = |v: Option<&String>, flag: &str| -> Result<u64, String> {
-        v.ok_or(format!("{flag} needs a value"))?
-            .parse::<u64>()
-            .map_err(|_| format!("{flag} needs a non-negative integer"))
-    };
-    while let Some(flag) = it.next() {
-        match flag.as_str() {
-            "--objects" => a.objects = num(it.next(), flag)? as usize,
-            "--frames" => a.frames = num(it.next(), flag)? as usize,
-            "--threads" => a.threads = num(it.next(), flag)? as usize,
-            "--seed" => a.seed = num(it.next(), flag)?,
-            "--array" => a.seed000_array = Some(num(it.next(), flag)? as usize),
-            "--broadphase" => {
-                let v = it.next().ok_or("--broadphase needs grid, sap or bvh")?;
-                if !["grid", "sap", "bvh"].contains(&v.as_str()) {
-                    return Err(format!("unknown broad phase '{v}' (grid, sap, bvh)"));
-                }
-                a.broadphase = v.clone();
+/// The most objects any broad phase accepts.
+pub const MAX_OBJECTS: usize = 2_000_000;
+
+/// `minkowski scene`'s command line, as written (see [`SceneCli::validate`] for the
+/// checks across flags).
+#[derive(Debug, Clone, clap::Args)]
+#[command(
+    about = "Time the collision world on a moving scene",
+    long_about = SCENE_ABOUT,
+    after_long_help = SCENE_AFTER,
+    args_override_self = true
+)]
+pub struct SceneCli {
+    /// Objects in the random layout (at most 2,000,000; 200,000 with --broadphase sap).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub objects: usize,
+    /// Frames to run (frame 0 builds the pairs; each later frame moves every object).
+    #[arg(long, value_name = "K", default_value_t = 100)]
+    pub frames: usize,
+    /// Broad phase: a uniform grid (cell 2 x the mean box side), incremental sweep and
+    /// prune, or a dynamic AABB tree.
+    #[arg(long, value_name = "NAME", default_value = "bvh",
+          value_parser = ["grid", "sap", "bvh"])]
+    pub broadphase: String,
+    /// Worker threads of the narrow phase; 0 means one per core.
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of the scene's random positions, orientations and motion.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Object layout: random positions in a cube sized for about two overlaps per box,
+    /// or seed 000's forced-overlap array (every pair overlaps; needs --array).
+    #[arg(long, value_name = "LAYOUT", default_value = "random",
+          value_parser = ["random", "seed000"])]
+    pub layout: String,
+    /// Array size A of --layout seed000 (1 to 1000; the seed used 2 to 18).
+    #[arg(long, value_name = "A")]
+    pub array: Option<usize>,
+    /// full: every touching pair's contact (normal, depth, points; EPA when
+    /// penetrating). touch: only which pairs touch (cheaper).
+    #[arg(long, value_name = "MODE", default_value = "full",
+          value_parser = ["full", "touch"])]
+    pub contacts: String,
+    /// Check every frame's pairs and contacts against brute force (exit status 1 on a
+    /// difference).
+    #[arg(long)]
+    pub verify: bool,
+    /// Write one JSON object per frame and a JSON summary instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const SCENE_ABOUT: &str = "\
+Time the collision world on a moving scene.
+
+N objects (seed 000's cube, cone, cylinder and sphere as convex hulls, and capsules), about
+2 units across, at random positions and orientations, each moving 0.2 units and turning
+0.05 rad per frame; every frame runs the world's broad phase and narrow phase.";
+
+const SCENE_AFTER: &str = "\
+Output (standard output):
+  readable (default): a `scene: {...}` line with the scene's figures (objects, world side,
+    mean box side, speed, ...), a table of frames 0-4, every 10th and the last (pairs,
+    contacts, broad-phase ms, narrow-phase ms), and the medians per frame.
+  --json: one object per frame {frame, pairs, contacts, broad_ms, narrow_ms, move_ms,
+    pair_ms, skipped[, verified, difference]}, then {summary: true, median_frame_ms,
+    median_broad_ms, median_narrow_ms, verified, scene: {...}}.
+
+Exit status: 0 on success; 1 when --verify found a difference or the scene could not be
+built; 2 for a bad command line (including the limits on --objects above).";
+
+/// The same limits and cross-flag checks as ever, on clap's parsed flags.
+impl SceneCli {
+    /// Checks the flags against each other and the limits, giving the run's options.
+    ///
+    /// # Errors
+    /// A message for the user: `--array` without `--layout seed000` or the reverse, an
+    /// array size out of range, too many objects.
+    pub fn validate(&self) -> Result<SceneArgs, String> {
+        let a = SceneArgs {
+            objects: self.objects,
+            frames: self.frames,
+            broadphase: self.broadphase.clone(),
+            threads: self.threads,
+            seed: self.seed,
+            seed000_array: self.array,
+            verify: self.verify,
+            json: self.json,
+            contact_details: self.contacts == "full",
+        };
+        if self.layout == "seed000" {
+            match a.seed000_array {
+                Some(n) if (1..=1000).contains(&n) => {}
+                Some(_) => return Err("--array must be between 1 and 1000".into()),
+                None => return Err("--layout seed000 needs --array A (the seed used 2..18)".into()),
             }
-            "--layout" => match it.next().map(String::as_str) {
-                Some("seed000") => layout_seed000 = true,
-                Some("random") => layout_seed000 = false,
-                other => return Err(format!("unknown layout {other:?} (seed000, random)")),
-            },
-            "--contacts" => match it.next().map(String::as_str) {
-                Some("full") => a.contact_details = true,
-                Some("touch") => a.contact_details = false,
-                other => return Err(format!("unknown --contacts {other:?} (full, touch)")),
-            },
-            "--verify" => a.verify = true,
-            "--json" => a.json = true,
-            other => return Err(format!("unknown option '{other}'")),
+        } else if a.seed000_array.is_some() {
+            return Err("--array goes with --layout seed000".into());
         }
-    }
-    if layout_seed000 {
-        match a.seed000_array {
-            Some(n) if (1..=1000).contains(&n) => {}
-            Some(_) => return Err("--array must be between 1 and 1000".into()),
-            None => return Err("--layout seed000 needs --array A (the seed used 2..18)".into()),
+        if a.objects > MAX_OBJECTS {
+            return Err("--objects is limited to 2,000,000".into());
         }
-    } else if a.seed000_array.is_some() {
-        return Err("--array goes with --layout seed000".into());
+        // Sweep and prune on this dense 3D scene costs seconds per frame at 10^5 objects
+        // and grows quadratically (2·10^6 ran for about 17 minutes): refuse what cannot
+        // finish.
+        if a.broadphase == "sap" && a.objects > SAP_MAX_OBJECTS {
+            return Err(format!(
+                "--broadphase sap is limited to {SAP_MAX_OBJECTS} objects on this scene \
+                 (every axis is crowded, so its swaps grow quadratically); use grid or bvh"
+            ));
+        }
+        Ok(a)
     }
-    if a.objects > 2_000_000 {
-        return Err("--objects is limited to 2,000,000".into());
-    }
-    // Sweep and prune on this dense 3D scene costs seconds per frame at 10^5 objects and
-    // grows quadratically (2·10^6 ran for about 17 minutes): refuse what cannot finish.
-    if a.broadphase == "sap" && a.objects > SAP_MAX_OBJECTS {
-        return Err(format!(
-            "--broadphase sap is limited to {SAP_MAX_OBJECTS} objects on this scene (every \
-             axis is crowded, so its swaps grow quadratically); use grid or bvh"
-        ));
-    }
-    Ok(a)
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -124,18 +167,37 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
+/// Runs the scene, writing the report to `out`; `Ok(false)` when `--verify` found a
+/// difference.
+///
+/// # Errors
+/// A message when the threads cannot start, the scene cannot be built or `out` fails.
 pub fn run(args: &SceneArgs, out: &mut dyn Write) -> Result<bool, String> {
+    run_with_progress(args, out, &mut |_| {})
+}
+
+/// [`run`], calling `frame_done(frames done so far)` after every frame (the tool's
+/// progress bar).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with_progress(
+    args: &SceneArgs,
+    out: &mut dyn Write,
+    frame_done: &mut dyn FnMut(u64),
+) -> Result<bool, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", args.threads))?;
-    run_in_pool(args, &pool, out)
+    run_in_pool(args, &pool, out, frame_done)
 }
 
 fn run_in_pool(
     args: &SceneArgs,
     pool: &rayon::ThreadPool,
     out: &mut dyn Write,
+    frame_done: &mut dyn FnMut(u64),
 ) -> Result<bool, String> {
     let threads = pool.current_num_threads();
     let layout = match args.seed000_array {
@@ -246,6 +308,7 @@ fn run_in_pool(
             }
             .map_err(|e| e.to_string())?;
         }
+        frame_done(frame as u64 + 1);
     }
     let summary = json!({
         "summary": true,

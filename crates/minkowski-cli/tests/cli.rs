@@ -380,27 +380,6 @@ fn bad_invocations_fail_loudly() {
 }
 
 #[test]
-fn help_after_a_command_prints_the_usage() {
-    for args in [
-        &["--help"][..],
-        &["scene", "--help"],
-        &["query", "-h"],
-        &["hull", "--2d", "--help"],
-    ] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_minkowski"))
-            .args(args)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert!(
-            stdout.contains("minkowski scene [--objects N]"),
-            "{args:?}: {stdout}"
-        );
-    }
-}
-
-#[test]
 fn example_file_answers_every_line() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/queries.jsonl");
     let input = std::fs::read(path).expect("examples/queries.jsonl");

@@ -46,6 +46,8 @@ pub mod broadphase;
 pub mod hull;
 pub mod math;
 pub mod planar;
+#[cfg(feature = "protocol")]
+pub mod protocol;
 pub mod query;
 pub mod scene;
 pub mod shape;
@@ -59,4 +61,11 @@ mod testing;
 /// The glam version this crate is built on, so that an application can name the same
 /// vector types (`minkowski::glam::Vec3` or `DVec3`) whatever glam it depends on itself.
 pub use glam;
-pub use math::{Point, Pose, Real, Rotation, Vector};
+#[cfg(feature = "serde")]
+pub use math::PoseDescription;
+pub use math::{Point, Pose, PoseError, Real, Rotation, Vector};
+/// The `mint` version this crate converts to and from (feature `mint`): interoperability
+/// vector types that every glam version, nalgebra and others convert to. See
+/// [`Pose::from_mint`].
+#[cfg(feature = "mint")]
+pub use mint;

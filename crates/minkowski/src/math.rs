@@ -242,6 +242,168 @@ impl Pose {
     }
 }
 
+/// `x` as the `f64` with the shortest decimal form that reads back to `x` (in the `f32`
+/// build, `0.1f32` becomes `0.1`, not `0.10000000149011612`); `x` itself in the `f64`
+/// build. What the serde impls write, so that text written by the `f32` build reads as
+/// written and reads back to the same numbers.
+#[cfg(feature = "serde")]
+pub(crate) fn shortest_f64(x: Real) -> f64 {
+    #[cfg(not(feature = "f64"))]
+    {
+        // Display prints the shortest decimal that reads back to `x` as an f32; read
+        // as an f64 and rounded to f32 it is `x` again (checked: exact `x as f64`
+        // otherwise).
+        match x.to_string().parse::<f64>() {
+            Ok(short) if short as Real == x => short,
+            _ => x as f64,
+        }
+    }
+    #[cfg(feature = "f64")]
+    {
+        x
+    }
+}
+
+/// A pose as plain data, for serde (feature `serde`): the query protocol's pose object
+/// `{"translation": [x, y, z], "rotation": [x, y, z, w]}`, each field the identity's when
+/// left out, unchecked. [`Pose`]'s serde goes through it, and [`TryFrom`] checks it as
+/// [`Pose::new`] does (translation coordinates held to
+/// [`MAX_MAGNITUDE`](crate::shape::MAX_MAGNITUDE) as written, before rounding to [`Real`]).
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PoseDescription {
+    /// Position of the local origin in the world frame (length units).
+    #[serde(default)]
+    pub translation: [f64; 3],
+    /// Rotation from the local frame to the world frame, a unit quaternion in glam's
+    /// `x, y, z, w` order.
+    #[serde(default = "identity_xyzw")]
+    pub rotation: [f64; 4],
+}
+
+#[cfg(feature = "serde")]
+fn identity_xyzw() -> [f64; 4] {
+    [0.0, 0.0, 0.0, 1.0]
+}
+
+#[cfg(feature = "serde")]
+impl From<&Pose> for PoseDescription {
+    fn from(p: &Pose) -> Self {
+        let (t, r) = (p.translation, p.rotation);
+        let w = shortest_f64;
+        PoseDescription {
+            translation: [w(t.x), w(t.y), w(t.z)],
+            rotation: [w(r.x), w(r.y), w(r.z), w(r.w)],
+        }
+    }
+}
+
+/// Checks the description as [`Pose::new`] does, except that a quaternion whose norm is
+/// already 1 to within a few units in the last place is kept as written rather than
+/// renormalised, so that a pose written out and read back is the same pose, bit for bit.
+///
+/// # Errors
+/// [`PoseError`] as from [`Pose::new`]; [`PoseError::TranslationTooLarge`] also for a
+/// coordinate beyond the limit as written (before rounding to [`Real`]).
+#[cfg(feature = "serde")]
+impl TryFrom<PoseDescription> for Pose {
+    type Error = PoseError;
+
+    fn try_from(d: PoseDescription) -> Result<Self, PoseError> {
+        let max = crate::shape::MAX_MAGNITUDE;
+        if let Some(x) = d.translation.iter().find(|x| x.abs() > max as f64) {
+            return Err(PoseError::TranslationTooLarge(*x as Real));
+        }
+        let [tx, ty, tz] = d.translation.map(|x| x as Real);
+        let [qx, qy, qz, qw] = d.rotation.map(|x| x as Real);
+        let rotation = Rotation::from_xyzw(qx, qy, qz, qw);
+        let pose = Pose::new(rotation, Vector::new(tx, ty, tz))?;
+        if (rotation.length() - 1.0).abs() <= 4.0 * EPSILON {
+            return Ok(Pose { rotation, ..pose });
+        }
+        Ok(pose)
+    }
+}
+
+/// Serializes the pose's [`PoseDescription`].
+#[cfg(feature = "serde")]
+impl serde::Serialize for Pose {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PoseDescription::from(self).serialize(serializer)
+    }
+}
+
+/// Deserializes a [`PoseDescription`] and checks it (see its [`TryFrom`] impl); an
+/// invalid pose is an error with the [`PoseError`]'s message.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Pose {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let d = PoseDescription::deserialize(deserializer)?;
+        Pose::try_from(d).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Conversions through [`mint`] (feature `mint`), the vector types every glam version
+/// (and nalgebra, cgmath, ...) converts to and from: an application built on another
+/// glam version than [`crate::glam`] passes its vectors through them. [`Vector`] and
+/// [`Rotation`] themselves convert with `From`/`Into` (glam's own `mint` support):
+///
+/// ```
+/// # #[cfg(feature = "mint")] {
+/// use minkowski::{mint, shape::Cuboid, Pose, Real, Vector};
+///
+/// // As an application's own vector type would hand them over:
+/// let half: mint::Vector3<Real> = [0.5, 0.5, 0.5].into();
+/// let boxy = Cuboid::new(Vector::from(half)).unwrap();
+/// let at = Pose::from_mint([0.0, 0.0, 0.0, 1.0].into(), [1.0, 2.0, 3.0].into()).unwrap();
+/// let (rotation, translation) = at.to_mint();
+/// assert_eq!((translation.y, rotation.s), (2.0, 1.0));
+/// # let _ = boxy;
+/// # }
+/// ```
+#[cfg(feature = "mint")]
+impl Pose {
+    /// A pose from a [`mint`] quaternion and translation, checked as in [`Pose::new`].
+    ///
+    /// # Errors
+    /// [`PoseError`] as from [`Pose::new`].
+    pub fn from_mint(
+        rotation: mint::Quaternion<Real>,
+        translation: mint::Vector3<Real>,
+    ) -> Result<Self, PoseError> {
+        Self::new(rotation.into(), translation.into())
+    }
+
+    /// The rotation and translation as [`mint`] types (see [`Pose::rotation`],
+    /// [`Pose::translation`]).
+    pub fn to_mint(&self) -> (mint::Quaternion<Real>, mint::Vector3<Real>) {
+        (self.rotation.into(), self.translation.into())
+    }
+}
+
+/// The pose as a [`mint`] quaternion and translation (see [`Pose::to_mint`]).
+#[cfg(feature = "mint")]
+impl From<Pose> for (mint::Quaternion<Real>, mint::Vector3<Real>) {
+    fn from(p: Pose) -> Self {
+        p.to_mint()
+    }
+}
+
+/// A pose from a [`mint`] quaternion and translation (see [`Pose::from_mint`]).
+///
+/// # Errors
+/// [`PoseError`] as from [`Pose::new`].
+#[cfg(feature = "mint")]
+impl TryFrom<(mint::Quaternion<Real>, mint::Vector3<Real>)> for Pose {
+    type Error = PoseError;
+
+    fn try_from(
+        (rotation, translation): (mint::Quaternion<Real>, mint::Vector3<Real>),
+    ) -> Result<Self, PoseError> {
+        Self::from_mint(rotation, translation)
+    }
+}
+
 /// Index of the component of largest absolute value (0 = x, 1 = y, 2 = z).
 #[inline]
 pub(crate) fn max_abs_axis(v: Vector) -> usize {

@@ -141,6 +141,7 @@ impl Collider {
 
 /// An answer with the parts that gave it (`None` for a convex collider).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartAnswer<T> {
     /// The answer, as the convex query gives it for the two parts.
     pub answer: T,

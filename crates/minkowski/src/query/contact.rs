@@ -1,4 +1,7 @@
 //! Result types of the shape-level queries.
+//!
+//! With the `serde` feature they serialize field by field (vectors as `[x, y, z]`,
+//! statuses and methods by their protocol names, `"converged"`, `"gjk_epa"`, ...).
 
 use crate::math::{Point, Real, Vector};
 use crate::query::epa::EpaStatus;
@@ -6,6 +9,11 @@ use crate::query::gjk::GjkStatus;
 
 /// How a shape-level query obtained its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum QueryStatus {
     /// Exact (closed form) or converged within the tolerances.
     Converged,
@@ -55,6 +63,11 @@ impl From<EpaStatus> for QueryStatus {
 
 /// Which routine answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum ContactMethod {
     /// A closed form (sphere–sphere, sphere–box, segment cores).
     Analytic,
@@ -80,6 +93,7 @@ impl ContactMethod {
 
 /// The answer of [`crate::query::distance`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceOutput {
     /// Distance between the shapes (length, ≥ 0; 0 when they overlap or touch).
     pub distance: Real,
@@ -101,6 +115,7 @@ pub struct DistanceOutput {
 
 /// The answer of [`crate::query::closest_points`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClosestPoints {
     /// Distance between the shapes (length, ≥ 0; 0 when they overlap or touch).
     pub distance: Real,
@@ -131,6 +146,7 @@ pub struct ClosestPoints {
 /// The answer of [`crate::query::contact`]: signed distance, normal and witness points
 /// for any pair, separated or penetrating.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
     /// Signed distance (length): > 0 separated, 0 touching, < 0 penetrating, where
     /// `-distance` is the penetration depth.

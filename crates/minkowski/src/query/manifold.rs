@@ -85,6 +85,7 @@ pub const PARALLEL_EDGE_REL_TOLERANCE: Real = 256.0 * EPSILON;
 
 /// One point pair of a [`Manifold`] (world frame, caller's length units).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldPoint {
     /// Point on A's surface (world frame).
     pub point_a: Point,
@@ -171,6 +172,46 @@ impl Manifold {
     /// Whether there are no points (the shapes are farther apart than the margin).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// Serializes `{"normal": [x, y, z], "points": [...], "status": "..."}` (the points as
+/// [`ManifoldPoint`]s, the deepest first).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Manifold {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Manifold", 3)?;
+        s.serialize_field("normal", &self.normal)?;
+        s.serialize_field("points", self.points())?;
+        s.serialize_field("status", &self.status)?;
+        s.end()
+    }
+}
+
+/// Deserializes what [`Manifold`]'s `Serialize` writes; more than
+/// [`MAX_MANIFOLD_POINTS`] points is an error.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Manifold {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Fields {
+            normal: Vector,
+            points: Vec<ManifoldPoint>,
+            status: QueryStatus,
+        }
+        let f = Fields::deserialize(deserializer)?;
+        if f.points.len() > MAX_MANIFOLD_POINTS {
+            return Err(serde::de::Error::custom(format!(
+                "a manifold holds at most {MAX_MANIFOLD_POINTS} points, got {}",
+                f.points.len()
+            )));
+        }
+        let mut m = Manifold::empty(f.normal, f.status);
+        for p in f.points {
+            m.push(p);
+        }
+        Ok(m)
     }
 }
 

@@ -11,6 +11,11 @@
 //!
 //! What does not go through the trait, and why:
 //!
+//! * serde (feature `serde`) writes and reads shapes through `ShapeDescription`, an enum
+//!   with one plain-data variant per kind, so that serde's derive gives every format the
+//!   protocol's field names and types. A new shape adds its variant there; the
+//!   exhaustive matches of its conversions fail to compile until it does, and the serde
+//!   tests round-trip every registered kind.
 //! * GJK and EPA run on the shape's *core*, one of the nine closed [`CoreShape`] kinds
 //!   they are monomorphised over. A new shape reduces to one of them plus a margin (a
 //!   polytope keeps a [`super::ConvexPolyhedron`] of its corners, a rounded shape a
@@ -55,7 +60,7 @@ pub trait ConvexShape: SupportMap + Clone + PartialEq + Debug + Sized {
     fn bounding_radius(&self) -> Real;
 
     /// Builds the shape from named parameters: the query protocol's fields (see
-    /// `shared/design/query-protocol.md`), read through `params` in the order the
+    /// `docs/query-protocol.md`), read through `params` in the order the
     /// constructor takes them, so that the first bad field is the one reported.
     ///
     /// # Errors

@@ -28,6 +28,8 @@ mod convex_polyhedron;
 mod convex_shape;
 mod cuboid;
 mod cylinder;
+#[cfg(feature = "serde")]
+mod description;
 mod ellipsoid;
 mod point;
 mod pyramid;
@@ -44,6 +46,8 @@ pub use convex_polyhedron::{ConvexPolyhedron, HILL_CLIMB_MIN_VERTICES};
 pub use convex_shape::{ConvexShape, ShapeParams};
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
+#[cfg(feature = "serde")]
+pub use description::{PartDescription, ShapeDescription};
 pub use ellipsoid::Ellipsoid;
 pub use point::PointShape;
 pub use pyramid::Pyramid;
@@ -121,6 +125,19 @@ pub enum ShapeError {
     /// internal hull error).
     #[error("convex hull: {0}")]
     Hull(#[from] crate::hull::HullError),
+    /// A description of one kind where another is needed: a compound where a convex
+    /// shape is needed (a [`Shape`], a rounded shape's inner shape, a compound's part),
+    /// or a convex shape where a compound is.
+    #[error("expected {expected}, got a shape of type '{got}'")]
+    WrongKind {
+        /// What was needed: `"a convex shape"` or `"a compound"`.
+        expected: &'static str,
+        /// The kind given (its protocol name).
+        got: &'static str,
+    },
+    /// A compound part's pose is invalid.
+    #[error("part pose: {0}")]
+    Pose(#[from] crate::math::PoseError),
 }
 
 /// Checks a length: finite, `>= 0`, at most [`MAX_MAGNITUDE`].
@@ -421,7 +438,8 @@ macro_rules! shape_registry {
 
 // The registry: every shape type of [`Shape`], in protocol order. Adding a shape is a
 // file implementing `ConvexShape` and `SupportMap`, its `mod`/`pub use` above, and one
-// entry here.
+// entry here (and, for the `serde` feature, its variant in `ShapeDescription`:
+// `shape/description.rs`).
 shape_registry! {
     /// A ball.
     Sphere(Sphere),
