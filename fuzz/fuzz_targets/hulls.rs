@@ -3,6 +3,10 @@
 //! point inside or on it, faces convex and planar by exact predicates).
 #![no_main]
 
+// The `f64` feature fuzzes the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use libfuzzer_sys::fuzz_target;
 use minkowski::glam::DVec2;
 use minkowski::hull::{quickhull3d, Algorithm2d};

@@ -7,6 +7,10 @@
 //! size, looser than the oracle suites' (the shapes here are far more extreme).
 #![no_main]
 
+// The `f64` feature fuzzes the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use minkowski::query;

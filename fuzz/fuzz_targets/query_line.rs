@@ -3,9 +3,13 @@
 //! error has only finite numbers.
 #![no_main]
 
+// The `f64` feature fuzzes the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use libfuzzer_sys::fuzz_target;
 use minkowski::hull::Algorithm2d;
-use minkowski_cli::{hull_protocol, protocol};
+use minkowski::protocol::{self, hull as hull_protocol};
 
 fn check(answer: &str) {
     assert!(!answer.contains('\n'), "answer spans lines: {answer}");

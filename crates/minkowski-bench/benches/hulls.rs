@@ -6,6 +6,10 @@
 //! side by side, 8 … 10^5 vertices) come from `hull-bench`, `support-bench` and
 //! `hull2d-figure`; see `docs/hulls.md`.
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use minkowski::hull::{quickhull3d, Algorithm2d};
 use minkowski::shape::ConvexPolyhedron;

@@ -6,6 +6,10 @@
 //! `cargo bench -p minkowski-bench` (a few minutes; narrow it with a filter, e.g.
 //! `cargo bench -p minkowski-bench -- contact/cuboid`).
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use minkowski::query;
 use minkowski_bench::{poses, primitive_shapes, seed000_shapes, Config};

@@ -6,6 +6,10 @@
 //! counts come from `scripts/scene-report.sh` (see `docs/scene.md`); the broad phases
 //! against Bullet's and parry's from `peer-report`.
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use minkowski::scene::{Scene, SceneLayout};
 use minkowski::world::{BroadPhaseKind, ObjectHandle, World, WorldOptions};

@@ -9,6 +9,10 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski::query;
 use minkowski::shape::{
     tessellation, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape,

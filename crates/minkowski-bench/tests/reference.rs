@@ -1,6 +1,10 @@
 //! The peer report's reference against closed forms and brute force.
 #![allow(clippy::unnecessary_cast)]
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use glam::DVec3;
 use minkowski::Real;
 use minkowski_bench::peers::{PoseArray, Spec};

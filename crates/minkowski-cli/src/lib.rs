@@ -8,5 +8,7 @@
 
 pub use minkowski::protocol;
 pub use minkowski::protocol::hull as hull_protocol;
+/// The protocol's line handlers in double precision (`minkowski query --f64`).
+pub use minkowski_f64::protocol as protocol_f64;
 pub mod progress;
 pub mod scene;

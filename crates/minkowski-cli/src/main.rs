@@ -16,7 +16,7 @@
 use minkowski::hull::Algorithm2d;
 use minkowski_cli::progress::Progress;
 use minkowski_cli::scene::{self, SceneCli};
-use minkowski_cli::{hull_protocol, protocol};
+use minkowski_cli::{hull_protocol, protocol, protocol_f64};
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -25,17 +25,10 @@ use std::process::ExitCode;
 /// Where the protocol is written up, for the help texts.
 const PROTOCOL_DOC: &str = "docs/query-protocol.md (in the minkowski repository)";
 
-#[cfg(feature = "f64")]
-const PRECISION: &str = "Precision: this binary computes in f64 (double).";
-#[cfg(not(feature = "f64"))]
-const PRECISION: &str = "Precision: this binary computes in f32 (single); a build with \
-     `--features f64` computes in double.";
+const PRECISION: &str = "Precision: single (f32) by default; `--f64` computes in double \
+     (the same library built with `Real = f64`, crate `minkowski-f64`).";
 
-#[cfg(feature = "f64")]
-const F64_HELP: &str = "Ask for double precision: accepted (this binary computes in f64)";
-#[cfg(not(feature = "f64"))]
-const F64_HELP: &str = "Ask for double precision: this binary computes in f32, so it \
-     refuses the flag (exit status 2); build with `--features f64` for double precision";
+const F64_HELP: &str = "Compute in double precision (f64) instead of single (f32)";
 
 const ABOUT: &str = "\
 Collision queries, convex hulls and a timed collision world, from the command line.
@@ -172,23 +165,39 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Query(q) => {
-            refuse_f64(q.f64, "query");
-            serve("query", q.file.as_deref(), protocol::answer_line)
+            if q.f64 {
+                serve("query", q.file.as_deref(), protocol_f64::answer_line)
+            } else {
+                serve("query", q.file.as_deref(), protocol::answer_line)
+            }
         }
         Command::Hull(h) => {
-            refuse_f64(h.f64, "hull");
-            let mode = match h.algorithm.as_deref() {
-                None if !h.two_d => hull_protocol::Mode::Space,
-                None => hull_protocol::Mode::Plane(Algorithm2d::MonotoneChain),
-                // The value parser admits only the algorithms' names.
-                Some(name) => match Algorithm2d::from_name(name) {
-                    Some(alg) => hull_protocol::Mode::Plane(alg),
+            // The value parser admits only the algorithms' names, which both precisions
+            // know.
+            let name = h.algorithm.as_deref().unwrap_or("monotone");
+            let file = h.file.as_deref();
+            if h.f64 {
+                use minkowski_f64::hull::Algorithm2d;
+                use minkowski_f64::protocol::hull::{answer, Mode};
+                let mode = match Algorithm2d::from_name(name) {
+                    Some(alg) if h.two_d => Mode::Plane(alg),
+                    Some(_) => Mode::Space,
                     None => usage_error("hull", format!("unknown algorithm '{name}'")),
-                },
-            };
-            serve("hull", h.file.as_deref(), |line| {
-                protocol::answer_line_with(line, |q| hull_protocol::answer(q, mode))
-            })
+                };
+                serve("hull", file, |line| {
+                    protocol_f64::answer_line_with(line, |q| answer(q, mode))
+                })
+            } else {
+                use hull_protocol::{answer, Mode};
+                let mode = match Algorithm2d::from_name(name) {
+                    Some(alg) if h.two_d => Mode::Plane(alg),
+                    Some(_) => Mode::Space,
+                    None => usage_error("hull", format!("unknown algorithm '{name}'")),
+                };
+                serve("hull", file, |line| {
+                    protocol::answer_line_with(line, |q| answer(q, mode))
+                })
+            }
         }
         Command::Scene(s) => match s.validate() {
             Ok(args) => run_scene(&args),
@@ -210,18 +219,6 @@ fn usage_error(command: &str, message: String) -> ! {
         None => cmd
             .error(clap::error::ErrorKind::ArgumentConflict, message)
             .exit(),
-    }
-}
-
-/// `--f64` in a single-precision build: refused (exit status 2), as before clap.
-fn refuse_f64(asked: bool, command: &str) {
-    if asked && !cfg!(feature = "f64") {
-        usage_error(
-            command,
-            "this build is single precision; build with `--features f64` for double \
-             precision"
-                .into(),
-        );
     }
 }
 

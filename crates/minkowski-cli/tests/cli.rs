@@ -4,6 +4,11 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// With `test-f64`, the tests check the `--f64` answers against the double-precision
+// library.
+#[cfg(feature = "test-f64")]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::run;
@@ -361,7 +366,7 @@ fn f64_build_answers_to_double_precision() {
         r#"{"id": 1, "query": "distance", "a": {"type": "sphere", "radius": 1}, "b": {"type": "sphere", "radius": 1}, "pose_b": {"translation": [2.000000001, 0, 0]}}"#,
     );
     let d = a["distance"].as_f64().unwrap();
-    if cfg!(feature = "f64") {
+    if cfg!(feature = "test-f64") {
         assert!((d - 1e-9).abs() < 1e-15, "{d}");
     } else {
         assert!((d - 1e-9).abs() < 1e-6, "{d}");
@@ -494,8 +499,14 @@ fn shape_from_json(v: &Value) -> minkowski::shape::Shape {
 fn raw_query(input: &[u8]) -> String {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    let precision: &[&str] = if cfg!(feature = "test-f64") {
+        &["--f64"]
+    } else {
+        &[]
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
         .arg("query")
+        .args(precision)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -550,7 +561,7 @@ fn ids_as_written_bom_blank_lines_and_limits_before_rounding() {
         assert!(line.ends_with(r#""intersects":true}"#), "{out}");
     }
     assert!(lines[4].contains("invalid_json"), "{out}");
-    if cfg!(feature = "f64") {
+    if cfg!(feature = "test-f64") {
         assert!(lines[5].contains(r#""intersects":true"#), "{out}");
     } else {
         assert!(

@@ -6,6 +6,11 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// With `test-f64`, the tests check the `--f64` answers against the double-precision
+// library.
+#[cfg(feature = "test-f64")]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use minkowski::hull::{quickhull3d_f64, Algorithm2d};

@@ -1,6 +1,11 @@
 //! `minkowski scene` end to end: every broad phase verified against brute force frame by
 //! frame, the JSON output's shape, the seed-000 layout, and bad flags.
 
+// With `test-f64`, the tests check the `--f64` answers against the double-precision
+// library.
+#[cfg(feature = "test-f64")]
+extern crate minkowski_f64 as minkowski;
+
 use serde_json::Value;
 use std::process::Command;
 

@@ -21,7 +21,9 @@
 //!
 //! Conventions: lengths are in the caller's units; shapes live in their local frame and
 //! are placed by a [`Pose`]; pair queries answer in the world frame; normals point from
-//! A towards B. [`Real`] is `f32` unless the `f64` feature is on.
+//! A towards B. [`Real`] is `f32` in this crate and `f64` in `minkowski-f64`
+//! (`minkowski_f64`), the same sources built in double precision; the two crates can be
+//! used side by side.
 //!
 //! ```
 //! use minkowski::{query, shape::{Cuboid, Shape, Sphere}, Pose, Vector};

@@ -13,7 +13,7 @@
 //! Points and free vectors share the type [`Vector`]; [`Point`] is an alias that
 //! documents intent.
 
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 mod precision {
     /// The scalar type: `f32` by default, `f64` with the `f64` feature.
     pub type Real = f32;
@@ -27,7 +27,7 @@ mod precision {
     pub type Matrix3 = glam::Mat3;
 }
 
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 mod precision {
     /// The scalar type: `f32` by default, `f64` with the `f64` feature.
     pub type Real = f64;
@@ -248,7 +248,7 @@ impl Pose {
 /// written and reads back to the same numbers.
 #[cfg(feature = "serde")]
 pub(crate) fn shortest_f64(x: Real) -> f64 {
-    #[cfg(not(feature = "f64"))]
+    #[cfg(not(minkowski_f64))]
     {
         // Display prints the shortest decimal that reads back to `x` as an f32; read
         // as an f64 and rounded to f32 it is `x` again (checked: exact `x as f64`
@@ -258,7 +258,7 @@ pub(crate) fn shortest_f64(x: Real) -> f64 {
             _ => x as f64,
         }
     }
-    #[cfg(feature = "f64")]
+    #[cfg(minkowski_f64)]
     {
         x
     }

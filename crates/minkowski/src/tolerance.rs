@@ -50,43 +50,43 @@ pub const MIN_ABS_TOLERANCE: Real = 4.0 * EPSILON;
 pub const DEFAULT_ABS_TOLERANCE: Real = 16.0 * EPSILON;
 
 /// GJK's default relative tolerance on the distance: 1e-5 (f32), 1e-11 (f64).
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const GJK_REL_TOLERANCE: Real = 1e-5;
 /// GJK's default relative tolerance on the distance: 1e-5 (f32), 1e-11 (f64).
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const GJK_REL_TOLERANCE: Real = 1e-11;
 
 /// EPA's default relative tolerance on the depth: 1e-5 (f32), 1e-10 (f64).
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const EPA_REL_TOLERANCE: Real = 1e-5;
 /// EPA's default relative tolerance on the depth: 1e-5 (f32), 1e-10 (f64).
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const EPA_REL_TOLERANCE: Real = 1e-10;
 
 /// How far beyond the margin (relative to σ) a GJK run that could not certify any gap
 /// may end and still answer "touching": `√ε` in f32; 1e-6 in f64, where runs stalled on
 /// exactly touching curved and flat shapes were seen ending at 2.8e-8 to 4.6e-8 σ with a
 /// lower bound of 0.
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const UNCERTIFIED_TOUCH: Real = 3.5e-4;
 /// How far beyond the margin (relative to σ) a GJK run that could not certify any gap
 /// may end and still answer "touching": `√ε` in f32; 1e-6 in f64, where runs stalled on
 /// exactly touching curved and flat shapes were seen ending at 2.8e-8 to 4.6e-8 σ with a
 /// lower bound of 0.
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const UNCERTIFIED_TOUCH: Real = 1e-6;
 
 /// How far (radians, about) GJK tilts its search direction to break a tie on a flat
 /// face of `A ⊖ B`: about `4 √ε`. Any tilt breaks a tie between vertices far beyond
 /// rounding, and it moves the support point of a curved surface by only
 /// `r θ² / 2 ≈ 8 ε r`, within the touching floor.
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const TIE_TILT: Real = 1.4e-3;
 /// How far (radians, about) GJK tilts its search direction to break a tie on a flat
 /// face of `A ⊖ B`: about `4 √ε`. Any tilt breaks a tie between vertices far beyond
 /// rounding, and it moves the support point of a curved surface by only
 /// `r θ² / 2 ≈ 8 ε r`, within the touching floor.
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const TIE_TILT: Real = 6e-8;
 
 /// Below this separation (relative to σ) a GJK run that did not converge is handed to
@@ -115,11 +115,11 @@ pub const SLACK: Real = 4.0;
 /// separated, and `tests/scale_invariance.rs` fails at 2⁻⁴⁰ in f32. The thresholds, 2⁻³²
 /// (2.3e-10) and 2⁻²⁵⁶ (8.6e-78), keep a wide margin; no upper threshold is needed, as
 /// [`crate::shape::MAX_MAGNITUDE`] keeps every cube finite.
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const RESCALE_BELOW: Real = 1.0 / 4_294_967_296.0;
 /// Problems smaller than this are scaled to unit size first (2⁻²⁵⁶ in f64, 2⁻³² in f32;
 /// the derivation is on the f32 build's documentation of this constant).
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const RESCALE_BELOW: Real = 8.636168555094445e-78;
 
 /// The power of two that brings a problem of size `sigma` (length units) to about unit
@@ -131,7 +131,7 @@ pub fn rescale_factor(sigma: Real) -> Option<Real> {
     if !(sigma > 0.0 && sigma < RESCALE_BELOW) {
         return None;
     }
-    let max_exp = if cfg!(feature = "f64") { 1000 } else { 100 };
+    let max_exp = if cfg!(minkowski_f64) { 1000 } else { 100 };
     // σ · 2^e ∈ [0.5, 2) (log2's rounding may move it by one power).
     let e = (-(sigma.log2().ceil()) as i32).clamp(1, max_exp);
     Some((2.0 as Real).powi(e))

@@ -171,7 +171,7 @@ struct Place {
 }
 
 // The line the doc promises (f32: a 32-byte pose, a 24-byte box, two 4-byte fields).
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 const _: () = assert!(std::mem::size_of::<Place>() == 64);
 
 impl Place {

@@ -6,6 +6,10 @@
 //! after every mutation.
 #![allow(clippy::unnecessary_cast)] // `as Real` / `as f64` are no-ops in one build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::Rng;
@@ -315,7 +319,7 @@ fn ids_beyond_memory_are_typed_errors() {
 #[test]
 fn extreme_scales_match_brute_force() {
     let mut rng = Rng::new(31);
-    let big = if cfg!(feature = "f64") { 1e300 } else { 1e30 } as Real;
+    let big = if cfg!(minkowski_f64) { 1e300 } else { 1e30 } as Real;
     let mut boxes: Vec<Aabb> = Vec::new();
     for k in 0..60 {
         let scale = [1e-30, 1e-3, 1.0, 1e6, 1e15, big as f64][k % 6];

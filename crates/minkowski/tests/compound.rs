@@ -1,6 +1,10 @@
 //! Compound queries equal the union / minimum over their parts, by brute force over every
 //! part pair.
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{random_pose, random_shape, Rng, ALL_KINDS};
@@ -210,7 +214,7 @@ fn brute_min<T>(
             } else {
                 value
             };
-            if best.as_ref().map_or(true, |b| value < b.0) {
+            if best.as_ref().is_none_or(|b| value < b.0) {
                 let answer = compound::PartAnswer {
                     answer,
                     part_a: *ia,

@@ -7,6 +7,10 @@
 //! The allocator counts only on the thread that asked for it (the harness runs tests on
 //! several threads), and only between `start` and `stop`.
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -8,6 +8,10 @@
 //! climb stops only where no neighbour improves the computed dot product, and on a
 //! polytope's vertex graph such a vertex is a global maximum.
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::Rng;

@@ -9,6 +9,10 @@
 //! distinct points.
 #![allow(clippy::unnecessary_cast)] // `as f64` is a no-op in the f64 build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::Rng;

@@ -10,6 +10,10 @@
 //! * Degenerate sets answer with their true dimension.
 #![allow(clippy::unnecessary_cast)] // `as f64` is a no-op in the f64 build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use std::collections::BTreeSet;

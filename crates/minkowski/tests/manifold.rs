@@ -29,6 +29,10 @@
 
 #![allow(clippy::unnecessary_cast)]
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::*;
@@ -37,7 +41,7 @@ use minkowski::query::{manifold, Manifold};
 use minkowski::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, RoundedShape, Shape, Sphere};
 use minkowski::{Pose, Real, Rotation, Vector};
 
-const F64: bool = cfg!(feature = "f64");
+const F64: bool = cfg!(minkowski_f64);
 /// Precision of the library's arithmetic, relative to the scene's size.
 const EPS: f64 = if F64 {
     f64::EPSILON

@@ -2,6 +2,10 @@
 //! application on another glam version (or another math library) can hand them over.
 #![cfg(feature = "mint")]
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski::shape::{Cuboid, Shape, Sphere};
 use minkowski::{mint, query, Pose, PoseError, Real, Rotation, Vector};
 

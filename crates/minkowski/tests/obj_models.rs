@@ -2,6 +2,10 @@
 //! `examples/models`, written by `cargo run -p minkowski --example write_seed_models`).
 #![allow(clippy::unnecessary_cast)] // `as Real` is a no-op in one of the builds
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::Rng;

@@ -5,6 +5,10 @@
 // Conversions to f64 are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{d3, random_shape, v3, Rng, ALL_KINDS, REL_TOL};

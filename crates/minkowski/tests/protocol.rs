@@ -2,6 +2,10 @@
 //! agree with the line handler (the code the `minkowski` tool runs), both ways.
 #![cfg(feature = "protocol")]
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski::protocol::hull::{self, Hull2dAnswer, Hull3dAnswer, Mode};
 use minkowski::protocol::{
     answer_line, answer_line_with, ClosestPointsAnswer, ContactAnswer, DistanceAnswer, ErrorAnswer,

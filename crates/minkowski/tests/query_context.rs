@@ -2,6 +2,10 @@
 //! its buffers across queries of every pair kind; and the free functions' per-thread
 //! buffers survive re-entry (a support map that runs a query inside a query).
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{random_pose, random_shape, Rng, ALL_KINDS};

@@ -1,5 +1,9 @@
 //! The README's ten-line example, kept compiling and checked.
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 #[test]
 fn readme_example() -> Result<(), Box<dyn std::error::Error>> {
     use minkowski::{

@@ -6,6 +6,10 @@
 // Casts to and from `Real` are no-ops in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{random_pose, random_shape, Rng, ALL_KINDS};
@@ -152,7 +156,7 @@ fn invalid_shapes_are_refused_with_the_typed_error() {
     // Held to the limit as written, before rounding: in f32, 100000004 rounds to 1e8.
     let over = format!(
         r#"{{"type": "sphere", "radius": {}}}"#,
-        if cfg!(feature = "f64") {
+        if cfg!(minkowski_f64) {
             "1.0000000000000001e60"
         } else {
             "100000004"

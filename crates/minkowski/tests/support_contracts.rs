@@ -13,6 +13,10 @@
 
 #![allow(clippy::unnecessary_cast)] // `as f64` is a no-op in the f64 build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{d3, fibonacci, random_shape, v3, Rng, ALL_KINDS};
@@ -24,7 +28,7 @@ use minkowski::Pose;
 
 /// Relative slack of the f32 build's rounding of the shapes' own numbers.
 fn rel() -> f64 {
-    if cfg!(feature = "f64") {
+    if cfg!(minkowski_f64) {
         1e-12
     } else {
         1e-6

@@ -16,6 +16,10 @@
 //! stalled at up to 5e-8 × size from touching.
 #![allow(clippy::unnecessary_cast)] // `as f64` is a no-op in the f64 build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use common::{d3, random_shape, v3, Placed, Rng, ALL_KINDS, REL_TOL};

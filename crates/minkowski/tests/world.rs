@@ -2,6 +2,10 @@
 //! insertions, coherent motion, jumps and removals; events against the contact sets.
 #![allow(clippy::unnecessary_cast)] // `as Real` / `as f64` are no-ops in one build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use std::collections::BTreeSet;

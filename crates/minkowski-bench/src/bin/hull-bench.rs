@@ -10,6 +10,10 @@
 // `as f64` is a no-op in the f64 build.
 #![allow(clippy::unnecessary_cast)]
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use std::io::Write;
 use std::time::Instant;
 

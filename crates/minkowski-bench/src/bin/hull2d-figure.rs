@@ -9,6 +9,10 @@
 //! takes over 2 s (only Jarvis march, quadratic on the circle, gets there); its later
 //! cells are "—".
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use std::time::Instant;
 
 use minkowski::hull::Algorithm2d;

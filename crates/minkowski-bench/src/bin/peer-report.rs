@@ -14,6 +14,10 @@
 //! the section. Exit 1 also when minkowski disagrees in a full run.
 #![allow(clippy::unnecessary_cast)]
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -277,7 +281,7 @@ fn goals(
                 let row = t.get(&(ci, p, q))?;
                 let o = *row.get(&ours)?;
                 let (m, ns) =
-                    fastest_peer(row, ours, |m| only.map_or(true, |n| methods[m].name() == n))?;
+                    fastest_peer(row, ours, |m| only.is_none_or(|n| methods[m].name() == n))?;
                 Some((c.name.clone(), ns / o, methods[m].name()))
             })
             .collect()

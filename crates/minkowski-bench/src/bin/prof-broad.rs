@@ -8,6 +8,11 @@
 //! `minkowski scene`) times the mean box side, one thread (with THREADS > 1 the pair
 //! search runs in a pool of that many, the grid free to split it). Prints the median and
 //! least milliseconds of each part.
+
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski::broadphase::{BroadPhase, DynamicTree, Grid, SweepAndPrune};
 use minkowski::scene::{Scene, SceneLayout};
 use minkowski::world::object_box;

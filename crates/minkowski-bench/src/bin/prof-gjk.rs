@@ -7,6 +7,11 @@
 //! CLASS as the report names it (`"hull 32"`, default `cylinder–cone`), PLACEMENT
 //! `separated|near-touching|shallow|deep` (default separated), QUERY
 //! `intersect|distance|penetration` (default distance).
+
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski_bench::peers::{self, pose, Query};
 use minkowski_bench::suite::{self, Placement};
 use std::hint::black_box;

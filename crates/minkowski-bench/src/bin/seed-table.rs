@@ -9,6 +9,10 @@
 //! set of overlapping poses, and print the median time per query for intersection,
 //! distance and contact next to the seed's figure.
 
+// The `f64` feature measures the double-precision crate under the same name.
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
 use minkowski::query;
 use minkowski::{Pose, Vector};
 use minkowski_bench::{median_ns, seed000_shapes, Rng};

@@ -6,9 +6,15 @@ use std::process::{Command, Stdio};
 
 /// Runs `minkowski ARGS` with `input` on standard input: exit code, the output lines
 /// parsed as JSON (a line that is not JSON fails the test), and standard error.
+///
+/// With the `test-f64` feature, `query` and `hull` run with `--f64` (double precision).
 pub fn run(args: &[&str], input: &[u8]) -> (i32, Vec<Value>, String) {
+    let mut args = args.to_vec();
+    if cfg!(feature = "test-f64") && matches!(args.first(), Some(&"query") | Some(&"hull")) {
+        args.insert(1, "--f64");
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_minkowski"))
-        .args(args)
+        .args(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

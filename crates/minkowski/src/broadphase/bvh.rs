@@ -220,7 +220,7 @@ impl DynamicTree {
         // (gain, moving-up grandchild, its parent, the child of `a` that moves down)
         let mut best: Option<(Real, u32, u32, u32)> = None;
         let mut consider = |gain: Real, up: u32, parent: u32, down: u32| {
-            if gain > 0.0 && best.map_or(true, |x| gain > x.0) {
+            if gain > 0.0 && best.is_none_or(|x| gain > x.0) {
                 best = Some((gain, up, parent, down));
             }
         };

@@ -154,7 +154,7 @@ impl Filed {
 /// bounds are exact.
 #[inline]
 fn slack(b: &Aabb) -> f32 {
-    if cfg!(feature = "f64") {
+    if cfg!(minkowski_f64) {
         let m = b.mins.abs().max(b.maxs.abs()).max_element();
         if m < (f32::MAX / 4.0) as Real {
             (m * (1.0 / 1_048_576.0)) as f32 * (1.0 + f32::EPSILON) + 2.0 * 1e-37
@@ -175,7 +175,7 @@ fn slack(b: &Aabb) -> f32 {
 /// rounding went up, a coin flip that mispredicted half the time.
 #[inline]
 fn down(x: Real) -> f32 {
-    if cfg!(feature = "f64") {
+    if cfg!(minkowski_f64) {
         let limit = f32::MAX as Real;
         let f = x.clamp(-limit, limit) as f32;
         f - f.abs() * (1.0 / 4_194_304.0) - f32::MIN_POSITIVE
@@ -194,7 +194,7 @@ fn up(x: Real) -> f32 {
 /// nothing more to check in the f32 build, where those are exact.
 #[inline]
 fn confirm(objects: &[Option<Entry>], a: u32, b: u32) -> bool {
-    if cfg!(feature = "f64") {
+    if cfg!(minkowski_f64) {
         match (&objects[a as usize], &objects[b as usize]) {
             (Some(x), Some(y)) => x.aabb.intersects(&y.aabb),
             _ => false,
@@ -826,7 +826,7 @@ impl<'a> PairSink<'a> {
     #[inline]
     fn offer(&mut self, a: &Filed, b: &Filed) {
         let hit = a.overlaps(b);
-        let keep = if cfg!(feature = "f64") && hit != a.surely_overlaps(b) {
+        let keep = if cfg!(minkowski_f64) && hit != a.surely_overlaps(b) {
             confirm(self.objects, a.id(), b.id())
         } else {
             hit
@@ -1115,7 +1115,7 @@ mod tests {
     #[test]
     fn near_touching_boxes_equal_brute_force() {
         let mut next = uniform(0x7e57_0ad5);
-        let tiny = if cfg!(feature = "f64") { 1e-12 } else { 1e-6 };
+        let tiny = if cfg!(minkowski_f64) { 1e-12 } else { 1e-6 };
         for (scale, offset, cell) in [(1.0, 0.0, 2.0), (1e3, 1e6, 2e3), (1e-3, -5.0, 2e-3)] {
             let mut boxes = Vec::new();
             for _ in 0..300 {
@@ -1196,7 +1196,7 @@ mod tests {
         ] {
             check(x as Real);
         }
-        #[cfg(feature = "f64")]
+        #[cfg(minkowski_f64)]
         for x in [
             1e300,
             -1e300,

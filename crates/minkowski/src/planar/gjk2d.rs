@@ -42,7 +42,7 @@ impl Default for Gjk2dOptions {
     fn default() -> Self {
         Self {
             max_iterations: 64,
-            rel_tolerance: if cfg!(feature = "f64") { 1e-12 } else { 1e-6 } as Real,
+            rel_tolerance: if cfg!(minkowski_f64) { 1e-12 } else { 1e-6 } as Real,
             centroid_start: true,
         }
     }

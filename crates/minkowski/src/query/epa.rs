@@ -113,9 +113,9 @@ impl Default for EpaOptions {
     }
 }
 
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 const DEFAULT_MAX_VERTICES: usize = 512;
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 const DEFAULT_MAX_VERTICES: usize = 2048;
 
 /// Penetration of two overlapping shapes.
@@ -487,7 +487,7 @@ fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
             pb,
             iterations: 0,
         };
-        if best.as_ref().map_or(true, |(e, _)| off_normal < *e) {
+        if best.as_ref().is_none_or(|(e, _)| off_normal < *e) {
             best = Some((off_normal, answer));
         }
         if off_normal <= tol || touching {
@@ -646,7 +646,7 @@ mod tests {
         // eps × (far / near). Measured here: ~2e-4 (f32) and ~2e-7 (f64) of the shapes'
         // size. They never decide the answer, which the checks above (and the oracle
         // suite, to 1e-9 in f64) hold.
-        let allowed = if cfg!(feature = "f64") { 1e-6 } else { 1e-3 };
+        let allowed = if cfg!(minkowski_f64) { 1e-6 } else { 1e-3 };
         assert!(worst <= allowed, "{worst}");
     }
 

@@ -287,7 +287,7 @@ fn polytope_feature<'a, 'n>(
         }
         if let Some(n) = newell(v, face) {
             let c = n.dot(d);
-            if best.map_or(true, |b| c > b.0) {
+            if best.is_none_or(|b| c > b.0) {
                 best = Some((c, fi, n, face));
             }
         }
@@ -313,7 +313,7 @@ fn polytope_feature<'a, 'n>(
         let j = j as usize;
         if let Some(u) = normalize_robust(v[j] - v[s]) {
             let a = u.dot(d).abs();
-            if edge.map_or(true, |e| a < e.0) {
+            if edge.is_none_or(|e| a < e.0) {
                 edge = Some((a, j));
             }
         }

@@ -65,14 +65,14 @@ use crate::support::{Rounded, SupportMap};
 /// of the Minkowski difference up to a few times this bound they stay finite (f32 tops
 /// out at 3.4e38), so larger input is refused rather than answered with garbage. (In
 /// f32 the spacing of representable numbers at 1e8 is already 8 units.)
-#[cfg(not(feature = "f64"))]
+#[cfg(not(minkowski_f64))]
 pub const MAX_MAGNITUDE: Real = 1e8;
 /// The largest magnitude accepted for any length or coordinate: `1e8` in `f32`, `1e60`
 /// in `f64`. GJK forms products of up to four lengths (squared areas); with coordinates
 /// of the Minkowski difference up to a few times this bound they stay finite (f32 tops
 /// out at 3.4e38), so larger input is refused rather than answered with garbage. (In
 /// f32 the spacing of representable numbers at 1e8 is already 8 units.)
-#[cfg(feature = "f64")]
+#[cfg(minkowski_f64)]
 pub const MAX_MAGNITUDE: Real = 1e60;
 
 /// Why a shape could not be built.

@@ -755,4 +755,4 @@ pub static POLY_KINDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 
 /// Relative tolerance the answers must meet, by precision (issue: f64 1e-9, f32 2e-4,
 /// relative to the scene scale).
-pub const REL_TOL: f64 = if cfg!(feature = "f64") { 1e-9 } else { 2e-4 };
+pub const REL_TOL: f64 = if cfg!(minkowski_f64) { 1e-9 } else { 2e-4 };
