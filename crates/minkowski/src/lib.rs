@@ -19,6 +19,23 @@
 //! * [`scene`]: seeded moving scenes (seed 000's experiment) for `minkowski scene` and
 //!   the benchmarks.
 //!
+//! # Which query
+//!
+//! | need | call | answer |
+//! |---|---|---|
+//! | do they touch? (culling, triggers) | [`query::intersects`] | `bool`; stops at the first certificate |
+//! | how far apart? (proximity, LOD) | [`query::distance`] | [`query::DistanceOutput`]: distance ≥ 0 with certified `[lower_bound, upper_bound]` |
+//! | nearest points and direction (clearance, motion planning) | [`query::closest_points`] | [`query::ClosestPoints`]: the points, the separating normal |
+//! | push out (penetration, one contact) | [`query::contact`] | [`query::Contact`]: signed distance (< 0 deep), normal, witnesses |
+//! | resting contact for a solver | [`query::manifold()`] | [`query::Manifold`]: up to 4 points with depths and feature ids |
+//! | many queries without allocating, own options | [`query::QueryContext`] | the same answers, reusing EPA's buffers |
+//! | shapes made of parts | [`query::compound`] | the same answers and the parts that gave them |
+//! | many moving objects | [`world::World`] | pairs and contact events per step |
+//!
+//! Every answer says how it was obtained (`status`: converged, numerical limit, iteration
+//! bound); none panics or returns NaN on valid shapes and poses, and invalid ones are
+//! refused when built ([`shape::ShapeError`], [`math::PoseError`]).
+//!
 //! Conventions: lengths are in the caller's units; shapes live in their local frame and
 //! are placed by a [`Pose`]; pair queries answer in the world frame; normals point from
 //! A towards B. [`Real`] is `f32` in this crate and `f64` in `minkowski-f64`

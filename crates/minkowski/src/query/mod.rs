@@ -24,10 +24,14 @@ mod pair;
 mod polytope;
 pub mod simplex;
 
+#[doc(inline)]
 pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
+#[doc(inline)]
 pub use context::QueryContext;
+#[doc(inline)]
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
 };
+#[doc(inline)]
 pub use manifold::{manifold, manifold_with, Manifold, ManifoldPoint};
