@@ -9,7 +9,7 @@ extern crate minkowski_f64 as minkowski;
 mod common;
 
 use common::{random_pose, random_shape, Rng, ALL_KINDS};
-use minkowski::query::{self, epa, QueryContext, QueryOptions};
+use minkowski::query::{self, epa, QueryContext, QueryOptions, ShapePair};
 use minkowski::shape::{Cylinder, Shape, Sphere};
 use minkowski::support::SupportMap;
 use minkowski::{Point, Pose, Vector};
@@ -31,28 +31,29 @@ fn context_answers_exactly_as_the_free_functions() {
                 // Deep, shallow and separated placements.
                 let extent = [0.2, 1.5, 4.0][rng.below(3)];
                 let pb = random_pose(&mut rng, extent);
+                let pair = ShapePair::new(&a, pa, &b, pb);
                 assert_eq!(
-                    ctx.contact(&a, &pa, &b, &pb, None),
+                    ctx.contact(&pair, None),
                     query::contact_with(&a, &pa, &b, &pb, &options, None),
                     "{ka} {kb}"
                 );
                 assert_eq!(
-                    ctx.manifold(&a, &pa, &b, &pb, 0.05),
+                    ctx.manifold(&pair, 0.05),
                     query::manifold_with(&a, &pa, &b, &pb, 0.05, &options),
                     "{ka} {kb}"
                 );
                 assert_eq!(
-                    ctx.closest_points(&a, &pa, &b, &pb, None),
+                    ctx.closest_points(&pair, None),
                     query::closest_points_with(&a, &pa, &b, &pb, &options, None),
                     "{ka} {kb}"
                 );
                 assert_eq!(
-                    ctx.distance(&a, &pa, &b, &pb, None),
+                    ctx.distance(&pair, None),
                     query::distance_with(&a, &pa, &b, &pb, &options, None),
                     "{ka} {kb}"
                 );
                 assert_eq!(
-                    ctx.intersects(&a, &pa, &b, &pb, None),
+                    ctx.intersects(&pair, None),
                     query::intersects_with(&a, &pa, &b, &pb, &options, None),
                     "{ka} {kb}"
                 );

@@ -27,7 +27,7 @@ pub mod simplex;
 #[doc(inline)]
 pub use contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
 #[doc(inline)]
-pub use context::QueryContext;
+pub use context::{QueryContext, ShapePair};
 #[doc(inline)]
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
