@@ -81,7 +81,9 @@ mod testing;
 /// vector types (`minkowski::glam::Vec3` or `DVec3`) whatever glam it depends on itself.
 pub use glam;
 #[cfg(feature = "serde")]
+#[doc(inline)]
 pub use math::PoseDescription;
+#[doc(inline)]
 pub use math::{Point, Pose, PoseError, Real, Rotation, Vector};
 /// The `mint` version this crate converts to and from (feature `mint`): interoperability
 /// vector types that every glam version, nalgebra and others convert to. See

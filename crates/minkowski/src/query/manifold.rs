@@ -64,6 +64,7 @@ use super::compound::{self, Collider, PartAnswer};
 use super::contact::{Contact, QueryStatus};
 use super::dispatch::Rescaled;
 use super::feature::{support_feature, Feature, FeatureKind};
+#[doc(inline)]
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::QueryOptions;
 use crate::math::{normalize_robust, Point, Pose, Real, Vector, EPSILON};
