@@ -6,6 +6,7 @@ extern crate minkowski_f64 as minkowski;
 
 use minkowski::query;
 use minkowski::shape::{ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use minkowski::support::SupportMap;
 use minkowski::{Pose, Real, Rotation, Vector};
 
 /// Found by the oracle suite once convex shapes kept only their hull vertices: in f32,
@@ -233,4 +234,63 @@ fn box_through_a_long_thin_plate_intersects() {
     assert!(query::contact(&a, &pa, &b, &pb).distance < -6.0);
     assert!(query::intersects(&a, &pa, &b, &pb));
     assert_eq!(query::distance(&a, &pa, &b, &pb).distance, 0.0);
+}
+
+/// Found by the `queries` fuzz target (f32): a 0.01-long segment touching (6.5e-4 apart)
+/// a hull 2000 across, coordinates about 1100 from A's origin. GJK's segment passed
+/// within 4.6e-3 of the origin (rounding, at that size) and stalled there: "touching",
+/// rightly, but `contact` took GJK's direction for the normal, along which the shapes
+/// overlap by 86. A touching answer now needs a direction that shows the overlap no
+/// deeper than the floor; without one, EPA decides (and finds the face normal).
+#[test]
+fn touching_answer_has_a_normal_the_shapes_touch_along() {
+    let unit = |b: u8| (10.0 as Real).powf((b as Real / 255.0) * 6.0 - 3.0) / 64.0;
+    let hull = |u: Real, pts: &[[i8; 3]]| {
+        let p = pts
+            .iter()
+            .map(|q| Vector::new(q[0] as Real, q[1] as Real, q[2] as Real) * u);
+        Shape::from(ConvexPolyhedron::new(p.collect()).unwrap())
+    };
+    let a = hull(unit(41), &[[36, -45, -45], [-45, -1, -2]]);
+    let b = hull(
+        unit(254),
+        &[
+            [-71, -71, 93],
+            [-71, -71, -71],
+            [-71, -71, 73],
+            [73, 73, 73],
+            [70, -1, -1],
+            [-1, -1, -1],
+            [70, 70, 70],
+        ],
+    );
+    let reach = a.bounding_radius().max(b.bounding_radius());
+    let pose = |q: [Real; 4]| {
+        let r = Rotation::from_xyzw(q[0], q[1], q[2], q[3]).normalize();
+        Pose::new(r, Vector::splat(-reach / 32.0)).unwrap()
+    };
+    let (pa, pb) = (
+        pose([70.0, -1.0, -1.0, -1.0]),
+        pose([-1.0, 60.0, -1.0, -1.0]),
+    );
+    // The separation of the shapes along a world direction, by their support maps.
+    let gap = |n: Vector| {
+        let h = |s: &Shape, p: &Pose, d: Vector| {
+            d.dot(p.transform_point(s.local_support(p.rotation().inverse() * d)))
+        };
+        -h(&b, &pb, -n) - h(&a, &pa, n)
+    };
+    // The exact answer (brute force over the hulls' faces and edges, in f64): 6.5e-4
+    // apart, within the touching floor of this size (16 ε × 1150 in f32).
+    let floor = 1e-6 * reach;
+    for (c, flip) in [
+        (query::contact(&a, &pa, &b, &pb), 1.0),
+        (query::contact(&b, &pb, &a, &pa), -1.0),
+    ] {
+        assert!(c.distance.abs() <= floor, "{c:?}");
+        assert!(
+            gap(c.normal * flip) >= -floor,
+            "overlap along the normal: {c:?}"
+        );
+    }
 }

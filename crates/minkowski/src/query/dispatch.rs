@@ -572,8 +572,17 @@ pub(crate) fn contact_in(
         // (it reports small separations too).
         let noisy = g.status != gjk::GjkStatus::Converged
             && g.vv.sqrt() <= tolerance::NOISY_SEPARATION * g.scale;
+        // "Touching" bounds the distance from above (`|v|` near the margins) but says
+        // nothing of the overlapping side unless some direction searched showed the
+        // cores no deeper than the floor: when every direction showed them deeper, they
+        // may overlap deeply
+        // (GJK's segment through the origin within rounding, 1e-3 from it with
+        // coordinates of 1e3, has a normal that is noise), and EPA decides.
+        let floor = touch_floor(options, sigma);
+        let uncertified_touch = outcome == GjkOutcome::Touching && g.best_separation < -floor;
         let (mut c, status, method, iterations, bounds) = if outcome == GjkOutcome::Overlapping
             || noisy
+            || uncertified_touch
         {
             let e = match workspace {
                 Some(ws) => epa::run(&pair, hints, &g, epa_opts, ws),
@@ -616,7 +625,6 @@ pub(crate) fn contact_in(
         // The witnesses are kept, so only where the distance is rounding (an overlap
         // found by EPA is not: swapping its normal for a tie on the other side of
         // concentric shapes put `point_b − point_a` opposite to `distance · normal`).
-        let floor = touch_floor(options, sigma);
         let near_zero = outcome == GjkOutcome::Touching || c.distance.abs() <= floor;
         if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, hints, &g, floor, &mut c);

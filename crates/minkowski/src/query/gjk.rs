@@ -331,6 +331,12 @@ pub(crate) struct LocalGjk {
     /// largest of all the support points seen (zero before any): the direction that
     /// certified `lower` when it is positive.
     pub lower_normal: Vector,
+    /// The largest separation of the shapes (less nothing: no margin) along any
+    /// direction searched, negative when every direction showed them overlapping;
+    /// `-∞` before any. Where it is above `−ε` the depth is certified below `ε` (the
+    /// depth is the least overlap over all directions), which is what a "touching"
+    /// answer needs on the overlapping side.
+    pub best_separation: Real,
     pub intersecting: bool,
     pub status: GjkStatus,
     pub iterations: u32,
@@ -424,6 +430,7 @@ fn run_variant<A: SupportMap, B: SupportMap>(
         vv: Real::INFINITY,
         lower: 0.0,
         lower_normal: Vector::ZERO,
+        best_separation: Real::NEG_INFINITY,
         intersecting: false,
         status: GjkStatus::Converged,
         iterations: 0,
@@ -492,8 +499,6 @@ struct Run<'r, A, B> {
     /// Whether the one restart from an empty simplex was used, and what it replaced.
     restarted: bool,
     best_before_restart: Option<(Simplex, Vector, Real)>,
-    /// The largest separation along any search direction so far (see `lower_normal`).
-    best_separation: Real,
 }
 
 impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
@@ -525,7 +530,6 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
             tie_retries: 2,
             restarted: false,
             best_before_restart: None,
-            best_separation: Real::NEG_INFINITY,
         }
     }
 
@@ -545,6 +549,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
                 out.vv = axis_len * axis_len;
                 out.lower = lower;
                 out.lower_normal = -c.axis / axis_len;
+                out.best_separation = lower;
                 out.iterations = 1;
                 out.scale = out.scale.max(magnitude(&sp));
                 return true;
@@ -647,8 +652,8 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
         let dir_len = dir.length();
         if dir_len > 0.0 {
             let along = dir.dot(w) / dir_len;
-            if along > self.best_separation {
-                self.best_separation = along;
+            if along > out.best_separation {
+                out.best_separation = along;
                 out.lower_normal = -dir / dir_len;
             }
             out.lower = out.lower.max(along);
