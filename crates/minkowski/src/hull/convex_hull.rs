@@ -163,8 +163,11 @@ impl ConvexHull {
     }
 
     /// The unit normal of a [`Dimension::Polygon`] hull, about which its face is
-    /// counter-clockwise: the plane normal whose largest-magnitude component is positive.
-    /// Zero for other dimensions.
+    /// counter-clockwise: the plane's exact normal rounded to [`Real`], with the sign that
+    /// makes its largest-magnitude component positive. "Largest" is read on the returned
+    /// vector (the first of equal components, as `abs().max_position()` does), so that
+    /// the rule holds for the numbers the caller sees even when two components are equal
+    /// only after rounding. Zero for other dimensions.
     pub fn normal(&self) -> Vector {
         self.normal
     }
