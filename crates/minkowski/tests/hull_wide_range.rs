@@ -72,8 +72,8 @@ mod exact {
     fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
         let mut out = Vec::with_capacity(a.len());
         let mut borrow = 0i64;
-        for i in 0..a.len() {
-            let mut d = a[i] as i64 - *b.get(i).unwrap_or(&0) as i64 - borrow;
+        for (i, &x) in a.iter().enumerate() {
+            let mut d = x as i64 - *b.get(i).unwrap_or(&0) as i64 - borrow;
             borrow = 0;
             if d < 0 {
                 d += 1 << 32;
@@ -509,18 +509,8 @@ fn check_3d(p: &[[f64; 3]], h: &ConvexHull, brute: usize, what: &str) {
 fn check_3d_f64(p: &[DVec3], brute: usize, what: &str) -> ConvexHull {
     let h = quickhull3d_f64(p).unwrap_or_else(|e| panic!("{what}: {e} for {p:?}"));
     let a: Vec<[f64; 3]> = p.iter().map(|q| q.to_array()).collect();
-    // `validate` takes the build's precision; it applies when the input is exact in it.
-    let r: Vec<Vector> = p
-        .iter()
-        .map(|q| Vector::new(q.x as Real, q.y as Real, q.z as Real))
-        .collect();
-    if r.iter()
-        .zip(p)
-        .all(|(x, q)| x.x as f64 == q.x && x.y as f64 == q.y && x.z as f64 == q.z)
-    {
-        h.validate(&r)
-            .unwrap_or_else(|e| panic!("{what}: {e} for {p:?}"));
-    }
+    h.validate_f64(p)
+        .unwrap_or_else(|e| panic!("{what}: {e} for {p:?}"));
     check_3d(&a, &h, brute, what);
     h
 }
