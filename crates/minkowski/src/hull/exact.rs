@@ -215,6 +215,8 @@ fn cross(u: &[Int; 3], v: &[Int; 3]) -> [Int; 3] {
 
 /// The sign of the turn `a → b → c` (+1 counter-clockwise, 0 collinear), exactly, for
 /// any finite coordinates.
+#[cold]
+#[inline(never)]
 pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     let [ax, ay, bx, by, cx, cy] = integers([a.x, a.y, b.x, b.y, c.x, c.y]);
     let left = bx.sub(&ax).mul(&cy.sub(&ay));
@@ -225,6 +227,8 @@ pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
 /// The sign of `det(b − a, c − a, d − a)`: +1 when `d` lies above the plane of `a b c`
 /// (the side from which they turn counter-clockwise), exactly, for any finite
 /// coordinates.
+#[cold]
+#[inline(never)]
 pub(crate) fn orient3(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
     let [ax, ay, az, bx, by, bz, cx, cy, cz, dx, dy, dz] =
         integers([a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z]);

@@ -49,8 +49,16 @@
 //! possible for `f64` input, e.g. 1e-300 beside 1) is decided by the `exact` module
 //! instead: the coordinates are written as integers over their smallest unit and the
 //! determinant is evaluated in arbitrary-size integer arithmetic, exactly, at about a
-//! microsecond a call. The test is cheap (an integer comparison per coordinate), and
-//! only the calls that involve such coordinates pay for the integers.
+//! microsecond a call.
+//!
+//! **The filter first.** [`orient2`] and [`orient3`] evaluate Shewchuk's first stage
+//! themselves: the determinant in floating point and its error bound, plus an absolute
+//! term ([`UNDERFLOW`]) for what underflow can add, so that a sign it certifies is exact
+//! for *any* finite coordinates, in the window or not. Only when it cannot certify the
+//! sign (nearly degenerate configurations) does the window test choose between `robust`
+//! and the integers. The filter decides nearly every call, so the test costs nothing
+//! on the fast path; testing the window before every call made Graham's scan (an
+//! orientation per sort comparison) twice as slow.
 //!
 //! Why not flush tiny coordinates to zero instead (or snap them to a grid)? That would
 //! be fast, but it changes the answer: a point 1e-310 off a line through points of size
@@ -80,22 +88,56 @@ const WINDOW_MAX: f64 = 8.148_143_905_337_944e90;
 const TOP_EXPONENT: i32 = 300;
 
 /// Whether every coordinate is zero or has magnitude in `[WINDOW_MIN, WINDOW_MAX)`.
-/// Branch free: on the bits of `|x|` (ordered like the magnitudes), `bits − 1` wraps
-/// zero to the top, so one comparison finds `0 < |x| < WINDOW_MIN`.
-#[inline]
+/// Branch free, in floating-point comparisons (a few vector instructions): it runs
+/// before every predicate.
+#[inline(always)]
 fn in_window<const N: usize>(xs: [f64; N]) -> bool {
-    let (lo, hi) = (WINDOW_MIN.to_bits() - 1, WINDOW_MAX.to_bits());
     xs.iter().fold(true, |ok, &x| {
-        let m = x.to_bits() & !(1 << 63);
-        ok & (m.wrapping_sub(1) >= lo) & (m < hi)
+        let m = x.abs();
+        ok & ((m >= WINDOW_MIN) | (m == 0.0)) & (m < WINDOW_MAX)
     })
 }
 
+/// Shewchuk's ε: half the machine epsilon, the bound on the relative rounding error.
+const HALF_EPSILON: f64 = f64::EPSILON / 2.0;
+
+/// Stage A of Shewchuk's `orient2d`: the relative error bound of its floating-point
+/// determinant (`(3 + 16ε) ε` of the sum of the products' magnitudes).
+const ORIENT2_BOUND: f64 = (3.0 + 16.0 * HALF_EPSILON) * HALF_EPSILON;
+
+/// Stage A of Shewchuk's `orient3d`: `(7 + 56ε) ε` of the permanent.
+const ORIENT3_BOUND: f64 = (7.0 + 56.0 * HALF_EPSILON) * HALF_EPSILON;
+
+/// 2⁻¹⁰⁰⁰: the unit of the filters' allowance for underflow. Underflow adds at most
+/// 2⁻¹⁰⁷⁵ to a product (subnormal sums and differences are exact); this is far more, and
+/// a normal number (a subnormal operand would cost a microcode assist on every call).
+pub(crate) const UNDERFLOW: f64 = 9.332_636_185_032_189e-302;
+
 /// Twice the signed area of the triangle `a b c`: positive when `c` lies to the left of
 /// the directed line `a → b` (counter-clockwise turn), zero when collinear. Exact sign,
-/// for any finite coordinates (only the sign is meaningful: outside the window it is ±1).
+/// for any finite coordinates (only the sign is meaningful).
+///
+/// Shewchuk's stage-A filter runs first, here, with an absolute term that covers
+/// underflow (the products below may underflow by at most 2⁻¹⁰⁷⁵ each, far below
+/// [`UNDERFLOW`]), so that a sign it certifies is exact for any coordinates, in or out
+/// of the window. Only when it cannot certify does the window test choose between
+/// `robust` and the exact integers: the test costs nothing on the fast path (checking
+/// it on every call made Graham's scan twice as slow).
 #[inline]
 pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    let left = (a.x - c.x) * (b.y - c.y);
+    let right = (a.y - c.y) * (b.x - c.x);
+    let det = left - right;
+    let bound = ORIENT2_BOUND * (left.abs() + right.abs()) + UNDERFLOW;
+    if det > bound || -det > bound {
+        return det;
+    }
+    orient2_uncertain(a, b, c)
+}
+
+/// [`orient2`] when its filter cannot certify the sign.
+#[inline(never)]
+fn orient2_uncertain(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     if !in_window([a.x, a.y, b.x, b.y, c.x, c.y]) {
         return exact::orient2(a, b, c);
     }
@@ -109,9 +151,37 @@ pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
 /// Six times the signed volume of the tetrahedron `a b c d`, signed so that it is
 /// positive when `d` lies *above* the plane of `a b c`, "above" being the side from which
 /// `a b c` appear counter-clockwise. Exact sign, for any finite coordinates (only the
-/// sign is meaningful: outside the window it is ±1).
-#[inline]
+/// sign is meaningful). Filtered like [`orient2`]: each product of two may underflow by
+/// 2⁻¹⁰⁷⁵, which the product with a third difference multiplies by at most its
+/// magnitude, hence the absolute term `UNDERFLOW (1 + Σ|Δz|)`. Not inlined: quickhull's
+/// side test filters before it, and inlining this into that hot, small function made
+/// quickhull twice as slow (register spills on every call).
+#[inline(never)]
 pub(crate) fn orient3(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
+    // Shewchuk's orient3d(a, c, b, d) (positive when its fourth point is *below* its
+    // first three, counter-clockwise: swapping b and c flips that to "above").
+    let (ad, bd, cd) = (a - d, c - d, b - d);
+    let bdxcdy = bd.x * cd.y;
+    let cdxbdy = cd.x * bd.y;
+    let cdxady = cd.x * ad.y;
+    let adxcdy = ad.x * cd.y;
+    let adxbdy = ad.x * bd.y;
+    let bdxady = bd.x * ad.y;
+    let det = ad.z * (bdxcdy - cdxbdy) + bd.z * (cdxady - adxcdy) + cd.z * (adxbdy - bdxady);
+    let (az, bz, cz) = (ad.z.abs(), bd.z.abs(), cd.z.abs());
+    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * az
+        + (cdxady.abs() + adxcdy.abs()) * bz
+        + (adxbdy.abs() + bdxady.abs()) * cz;
+    let bound = ORIENT3_BOUND * permanent + UNDERFLOW * (1.0 + az + bz + cz);
+    if det > bound || -det > bound {
+        return det;
+    }
+    orient3_uncertain(a, b, c, d)
+}
+
+/// [`orient3`] when its filter cannot certify the sign.
+#[inline(never)]
+fn orient3_uncertain(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
     if !in_window([a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z]) {
         return exact::orient3(a, b, c, d);
     }
@@ -291,6 +361,7 @@ mod tests {
 
     #[test]
     fn rescaling_is_exact_and_reaches_the_top_of_the_window() {
+        assert_eq!(UNDERFLOW, pow2(-1000));
         assert_eq!(WINDOW_MIN, pow2(-250));
         assert_eq!(WINDOW_MAX, pow2(302));
         assert!(MAX_MAGNITUDE_F64 < pow2(TOP_EXPONENT) && (MAX_MAGNITUDE as f64) < pow2(300));
@@ -327,12 +398,22 @@ mod tests {
     fn out_of_window_calls_are_exact() {
         // Beside coordinates of 2³⁰⁰, a point 2⁻¹⁰⁷⁴ above a line and a plane.
         let (a, b) = (DVec2::new(-pow2(300), 0.0), DVec2::new(pow2(300), 0.0));
-        assert_eq!(orient2(a, b, DVec2::new(1.0, 5e-324)), 1.0);
-        assert_eq!(orient2(a, b, DVec2::new(1.0, -5e-324)), -1.0);
+        let sign = |x: f64| if x == 0.0 { 0.0 } else { x.signum() };
+        assert_eq!(sign(orient2(a, b, DVec2::new(1.0, 5e-324))), 1.0);
+        assert_eq!(sign(orient2(a, b, DVec2::new(1.0, -5e-324))), -1.0);
         assert_eq!(orient2(a, b, DVec2::new(5e-324, 0.0)), 0.0);
         let c = DVec3::new(0.0, pow2(300), 0.0);
         let (a3, b3) = (a.extend(0.0), b.extend(0.0));
-        assert_eq!(orient3(a3, b3, c, DVec3::new(1.0, 2.0, 5e-324)), 1.0);
-        assert_eq!(orient3(a3, b3, c, DVec3::new(1.0, 2.0, -5e-324)), -1.0);
+        assert_eq!(sign(orient3(a3, b3, c, DVec3::new(1.0, 2.0, 5e-324))), 1.0);
+        assert_eq!(
+            sign(orient3(a3, b3, c, DVec3::new(1.0, 2.0, -5e-324))),
+            -1.0
+        );
+        // Just inside the filter's reach: a product that underflows to a subnormal.
+        let tiny = DVec2::new(1e-300, 1e-300);
+        assert_eq!(
+            sign(orient2(DVec2::ZERO, tiny, DVec2::new(-1e-20, 1e-20))),
+            1.0
+        );
     }
 }

@@ -36,15 +36,11 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, DVec3};
 
 use super::convex_hull::{assemble, ConvexHull, Dimension};
-use super::predicates::{collinear3, lex3_cmp, orient3, prepare3, prepare3_f64};
+use super::predicates::{collinear3, lex3_cmp, orient3, prepare3, prepare3_f64, UNDERFLOW};
 use super::{exact, join_chains, monotone_chains, sorted_unique, HullError};
 use crate::math::{Point, Real, Vector};
 
 const NONE: u32 = u32::MAX;
-
-/// 2⁻¹⁰⁷⁰, sixteen times the smallest subnormal: the unit of the side filter's
-/// allowance for underflow (see `Builder::above`).
-const UNDERFLOW: f64 = 8e-323;
 
 /// Conflict lists shorter than this are processed depth first (see `Builder::schedule`).
 const SMALL_FACE: u32 = 1024;
@@ -308,24 +304,29 @@ impl<'a> Builder<'a> {
     /// `η = 2⁻¹⁰⁷⁵`, to each product (subnormal sums and differences are exact): at most
     /// `2η` to each `nᵢ`, which `d` multiplies by `|wᵢ|`, and `η` to each `nᵢ wᵢ`, so at most
     /// `2η (Σ|wᵢ| + 2)` in all; the absolute term [`UNDERFLOW`]` (1 + Σ|wᵢ|)` covers it
-    /// eight times over. (A fixed term does not: with `|w|` up to 2³⁰¹ the underflow of
+    /// with room to spare. (A fixed term does not: with `|w|` up to 2³⁰¹ the underflow of
     /// `n` is amplified far beyond it.) When `|d|` is above the bound its sign is the
     /// exact sign; otherwise the exact predicate decides.
     #[inline]
     fn above(&self, f: u32, q: u32) -> bool {
-        let face = &self.faces[f as usize];
-        match filtered_side(face, self.p[q as usize]) {
+        match filtered_side(&self.faces[f as usize], self.p[q as usize]) {
             Some(s) => s > 0.0,
-            None => {
-                let (v, p) = (&face.v, self.p);
-                orient3(
-                    p[v[0] as usize],
-                    p[v[1] as usize],
-                    p[v[2] as usize],
-                    p[q as usize],
-                ) > 0.0
-            }
+            None => self.above_exact(f, q),
         }
+    }
+
+    /// [`above`](Self::above) when the filter cannot tell. Out of line, reading the
+    /// points again: keeping them live across the call from `above` cost a stack round
+    /// trip (a store-forwarding stall) on every side test, and quickhull twice its time.
+    #[inline(never)]
+    fn above_exact(&self, f: u32, q: u32) -> bool {
+        let (v, p) = (&self.faces[f as usize].v, self.p);
+        orient3(
+            p[v[0] as usize],
+            p[v[1] as usize],
+            p[v[2] as usize],
+            p[q as usize],
+        ) > 0.0
     }
 
     fn new_face(&mut self, a: u32, b: u32, c: u32) -> u32 {
@@ -724,15 +725,5 @@ fn filtered_side(face: &Face, x: DVec3) -> Option<f64> {
 fn internal(what: &str) -> HullError {
     HullError::Internal {
         reason: what.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_underflow_unit_is_sixteen_smallest_subnormals() {
-        assert_eq!(UNDERFLOW, f64::from_bits(16));
     }
 }
