@@ -452,6 +452,10 @@ fn check_3d(p: &[[f64; 3]], h: &ConvexHull, brute: usize, what: &str) {
             );
             let k = n.abs().max_position();
             assert!(n[k] > 0.0, "{what}: normal {n:?} is not canonical");
+            assert!(
+                (0..3).all(|i| n[i] != 0.0 || n[i].is_sign_positive()),
+                "{what}: normal {n:?} has a −0.0"
+            );
             let f = &faces[0];
             let m = f.len();
             let pr = |q: [f64; 3]| [q[(k + 1) % 3], q[(k + 2) % 3]];

@@ -213,6 +213,8 @@ fn planar(
     if normal[k] < 0.0 {
         normal = -normal;
     }
+    // No −0.0 components (a zero negated, or a negative one too small to represent).
+    normal += Vector::ZERO;
     // The rounded component `k` is the largest of a unit vector, so the exact one is not
     // zero: the projection along axis k (keeping the other two in cyclic order, which
     // preserves orientation) is not flat, and a counter-clockwise ring in it is
