@@ -1,6 +1,7 @@
 //! The hull builders on arbitrary points: the six 2D algorithms give the same hull (as
 //! sets of input indices), and the 3D hull passes its own exact validation (every input
-//! point inside or on it, faces convex and planar by exact predicates).
+//! point inside or on it, faces convex and planar by exact predicates), on half-integer
+//! points and on points with any finite `f64` coordinates.
 #![no_main]
 
 // The `f64` feature fuzzes the double-precision crate under the same name.
@@ -8,8 +9,8 @@
 extern crate minkowski_f64 as minkowski;
 
 use libfuzzer_sys::fuzz_target;
-use minkowski::glam::DVec2;
-use minkowski::hull::{quickhull3d, Algorithm2d};
+use minkowski::glam::{DVec2, DVec3};
+use minkowski::hull::{quickhull3d, quickhull3d_f64, Algorithm2d};
 use minkowski::Vector;
 
 /// A coordinate from fuzz data: mostly small integers and their halves (so ties,
@@ -59,6 +60,24 @@ fuzz_target!(|input: (Vec<(i16, i16, i16)>, Vec<Option<f64>>)| {
     if let Ok(hull) = quickhull3d(&pts3) {
         if let Err(defect) = hull.validate(&pts3) {
             panic!("3D hull fails validation: {defect:?}");
+        }
+    }
+    // The same points with the wide values too, through the f64 entry point (subnormal
+    // to 1e60 beside half-integers: issue 17, class 3).
+    let wide3: Vec<DVec3> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y, z))| {
+            DVec3::new(
+                coord(x, w(3 * i)),
+                coord(y, w(3 * i + 1)),
+                coord(z, w(3 * i + 2)),
+            )
+        })
+        .collect();
+    if let Ok(hull) = quickhull3d_f64(&wide3) {
+        if let Err(defect) = hull.validate_f64(&wide3) {
+            panic!("f64 3D hull fails validation: {defect:?}");
         }
     }
 });

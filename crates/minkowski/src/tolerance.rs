@@ -40,6 +40,16 @@
 //!   points within the touching floor of the margin.
 //! * **Bounds carried between frames and grown boxes** (the world's separations, a
 //!   compound's part boxes) allow [`SLACK`] floors, which also covers their own rounding.
+//!
+//! # Hulls: no tolerance
+//!
+//! The hull builders ([`crate::hull`]) use none of the above: every decision is the exact
+//! sign of an orientation determinant of the input coordinates, with no floor and no
+//! flushing of small coordinates, from subnormals up to the largest accepted magnitude.
+//! Exactness is kept by placing each point set, by an exact power-of-two scaling, where
+//! Shewchuk's floating-point predicates cannot underflow or overflow, and by evaluating
+//! in integer arithmetic the rare tests whose coordinates do not fit there (the
+//! `hull::predicates` module notes give the bounds and their proof).
 
 use crate::math::{Real, EPSILON};
 

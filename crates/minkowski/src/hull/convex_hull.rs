@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use glam::{DVec2, DVec3};
 
-use super::predicates::{collinear3, orient2, orient3, prepare3};
+use super::predicates::{collinear3, orient2, orient3, prepare3, prepare3_f64};
 use super::HullError;
 use crate::math::{Point, Real, Vector};
 
@@ -163,8 +163,11 @@ impl ConvexHull {
     }
 
     /// The unit normal of a [`Dimension::Polygon`] hull, about which its face is
-    /// counter-clockwise: the plane normal whose largest-magnitude component is positive.
-    /// Zero for other dimensions.
+    /// counter-clockwise: the plane's exact normal rounded to [`Real`], with the sign that
+    /// makes its largest-magnitude component positive. "Largest" is read on the returned
+    /// vector (the first of equal components, as `abs().max_position()` does), so that
+    /// the rule holds for the numbers the caller sees even when two components are equal
+    /// only after rounding. Zero for other dimensions.
     pub fn normal(&self) -> Vector {
         self.normal
     }
@@ -245,14 +248,38 @@ impl ConvexHull {
     /// The first [`HullDefect`] found.
     pub fn validate(&self, input: &[Point]) -> Result<(), HullDefect> {
         let p = prepare3(input).map_err(HullDefect::Input)?;
+        self.validate_prepared(&p, &|s| input[s])
+    }
+
+    /// [`validate`](Self::validate) for a hull built by [`super::quickhull3d_f64`]: the
+    /// same checks, exactly, on the `f64` points (each vertex must be its input point
+    /// rounded to [`Real`], as that builder returns them).
+    ///
+    /// # Errors
+    /// The first [`HullDefect`] found.
+    pub fn validate_f64(&self, input: &[DVec3]) -> Result<(), HullDefect> {
+        let p = prepare3_f64(input).map_err(HullDefect::Input)?;
+        self.validate_prepared(&p, &|s| {
+            let q = input[s];
+            Point::new(q.x as Real, q.y as Real, q.z as Real)
+        })
+    }
+
+    /// The checks of [`validate`](Self::validate) on prepared input `p`; `point(s)` is
+    /// what vertex `s` must equal.
+    fn validate_prepared(
+        &self,
+        p: &[DVec3],
+        point: &dyn Fn(usize) -> Point,
+    ) -> Result<(), HullDefect> {
         let nv = self.vertices.len();
         if nv == 0 || self.source.len() != nv || self.adj_start.len() != nv + 1 {
             return Err(HullDefect::Shape("vertex arrays are inconsistent".into()));
         }
         let mut seen = HashMap::new();
         for (i, (&s, v)) in self.source.iter().zip(&self.vertices).enumerate() {
-            if s >= input.len()
-                || input[s] != *v
+            if s >= p.len()
+                || point(s) != *v
                 || seen.insert(p[s].to_array().map(f64::to_bits), i).is_some()
             {
                 return Err(HullDefect::BadVertex { vertex: i });
@@ -362,7 +389,7 @@ impl ConvexHull {
                 }
                 self.check_adjacency_of_cycle(face)
             }
-            Dimension::Polyhedron => self.validate_polyhedron(&p, &x),
+            Dimension::Polyhedron => self.validate_polyhedron(p, &x),
         }
     }
 

@@ -1,32 +1,146 @@
 //! Exact orientation predicates and the input preparation shared by every hull builder.
 //!
 //! Every combinatorial decision of the hull builders (which side of a line or plane a
-//! point lies on, whether points are collinear or coplanar) is taken with Shewchuk's
-//! adaptive-precision predicates (the `robust` crate): a fast floating-point filter that
-//! falls back to exact expansion arithmetic only when the filter cannot certify the sign.
-//! The answers are therefore the exact answers for the input coordinates, which is what
-//! makes the builders agree with each other and with brute force, and what keeps them
-//! from the inconsistent decisions that make floating-point hull codes loop or crash.
+//! point lies on, whether points are collinear or coplanar) is the exact answer for the
+//! input coordinates, for every finite input within the magnitude limit: subnormals,
+//! ±0.0, and sets that mix 1e-300 with 1e60 included. That is what makes the builders
+//! agree with each other and with brute force, and keeps them from the inconsistent
+//! decisions that make floating-point hull codes loop, crash or lose points.
 //!
-//! The predicates are exact as long as no intermediate product underflows or
-//! overflows. Overflow cannot happen below [`MAX_MAGNITUDE_F64`] (products of three
-//! coordinate differences stay below 1e181). A set whose largest magnitude is below 1
-//! is first rescaled up by a power of two (exact) so that it lies in `[1, 2)`; larger
-//! sets are left as given, since scaling them down underflowed their small coordinates.
-//! Products of coordinate differences can then underflow only when a set holds
-//! coordinates below about 1e-100 beside coordinates of magnitude 1 or more (impossible
-//! in the `f32` build); −0.0 is written as +0.0 first.
+//! # Two exact evaluators, and which one decides
+//!
+//! The fast one is Shewchuk's adaptive-precision arithmetic (the `robust` crate): a
+//! floating-point evaluation with an error bound, falling back to exact expansion
+//! arithmetic (sums of non-overlapping doubles) only when the bound cannot certify the
+//! sign. Its proofs assume that no operation underflows or overflows: the error bounds
+//! are relative, and the error-free transformations (two-sum, two-product) need their
+//! rounding errors to be representable. Where that fails its answers are not exact: two
+//! points 1e-262 and 2.7e-238 from the origin beside coordinates of 1.5e4 form an
+//! orientation of about 1e-496, whose products underflowed to zero.
+//!
+//! **The window where `robust` is exact.** Claim: if every coordinate of a call is zero
+//! or has magnitude in `[2⁻²⁵⁰, 2³⁰²)` ([`WINDOW_MIN`], [`WINDOW_MAX`]), no operation of
+//! `orient2d` or `orient3d` underflows or overflows.
+//!
+//! * *Underflow.* A double of magnitude at least 2⁻²⁵⁰ is an integer multiple of its unit
+//!   in the last place, which is at least `q = 2⁻³⁰²`. Every number the predicates form,
+//!   rounded or exact (differences, their tails, products of up to three of them, the
+//!   tails of those products, sums of all these), is then an integer multiple of
+//!   `q³ = 2⁻⁹⁰⁶`, and rounding such a multiple to a double gives a multiple again
+//!   (rounding drops only bits worth at least `q³`). So every nonzero value has
+//!   magnitude at least 2⁻⁹⁰⁶, and even the error bounds, which multiply such values by
+//!   constants no smaller than about `26 ε² ≈ 2⁻¹⁰¹`, stay above 2⁻¹⁰⁰⁸: all normal
+//!   numbers (≥ 2⁻¹⁰²²).
+//! * *Overflow.* Differences stay below 2³⁰³, products of three below 2⁹⁰⁹, the sums of
+//!   six such products (the permanents of the error bounds) below 2⁹¹², and Dekker's
+//!   split multiplies numbers below 2⁶⁰⁶ by 2²⁷ + 1: all far below 2¹⁰²⁴.
+//!
+//! **Placing each set in the window.** [`prepare`] multiplies every point set by the power
+//! of two that brings its largest magnitude into `[2³⁰⁰, 2³⁰¹)` ([`TOP_EXPONENT`]). The
+//! scaling is exact: it is always upwards, because the input limits ([`MAX_MAGNITUDE`],
+//! [`MAX_MAGNITUDE_F64`] = 1e60 ≈ 2¹⁹⁹) are below 2³⁰⁰, so no coordinate is rounded;
+//! scaling down, as an earlier version did, rounds subnormals away. Orientations are
+//! invariant under a common positive scale. After it, the window holds every coordinate
+//! that is zero or at least 2⁻⁵⁵⁰ ≈ 2.7e-166 times the set's largest magnitude: every set
+//! in the `f32` build (whose doubles span at most 2¹⁷⁷, from 2⁻¹⁴⁹ to 1e8), and every
+//! `f64` set of less extreme range.
+//!
+//! **Outside the window: integers.** A call with a coordinate outside the window (only
+//! possible for `f64` input, e.g. 1e-300 beside 1) is decided by the `exact` module
+//! instead: the coordinates are written as integers over their smallest unit and the
+//! determinant is evaluated in arbitrary-size integer arithmetic, exactly, at about a
+//! microsecond a call.
+//!
+//! **The filter first.** [`orient2`] and [`orient3`] evaluate Shewchuk's first stage
+//! themselves: the determinant in floating point and its error bound, plus an absolute
+//! term ([`UNDERFLOW`]) for what underflow can add, so that a sign it certifies is exact
+//! for *any* finite coordinates, in the window or not. Only when it cannot certify the
+//! sign (nearly degenerate configurations) does the window test choose between `robust`
+//! and the integers. The filter decides nearly every call, so the test costs nothing
+//! on the fast path; testing the window before every call made Graham's scan (an
+//! orientation per sort comparison) twice as slow.
+//!
+//! Why not flush tiny coordinates to zero instead (or snap them to a grid)? That would
+//! be fast, but it changes the answer: a point 1e-310 off a line through points of size
+//! 1 would become collinear with it, and two distinct points could become equal, so that
+//! the algorithms would need a rule for which one to name. Exact answers need no such
+//! rule and no documentation of a second, rounded input.
+//!
+//! Before the rescaling, −0.0 is written as +0.0: the orders below compare with
+//! `total_cmp`, which puts −0.0 before +0.0, and a start point "below" its equals broke
+//! Graham's angular order (a panic in the sort) and the start vertex of every algorithm.
 
 use glam::{DVec2, DVec3, Vec3Swizzles};
 
-use super::HullError;
+use super::{exact, HullError};
 use crate::math::{Point, Real, Vector2};
 use crate::shape::MAX_MAGNITUDE;
 
+/// The smallest nonzero magnitude of the window where `robust` is exact: 2⁻²⁵⁰ (see the
+/// module notes).
+const WINDOW_MIN: f64 = 5.527_147_875_260_445e-76;
+
+/// The end of the window where `robust` is exact: 2³⁰² (see the module notes).
+const WINDOW_MAX: f64 = 8.148_143_905_337_944e90;
+
+/// [`prepare`] scales every set so that its largest magnitude lies in
+/// `[2^TOP_EXPONENT, 2^(TOP_EXPONENT + 1))`.
+const TOP_EXPONENT: i32 = 300;
+
+/// Whether every coordinate is zero or has magnitude in `[WINDOW_MIN, WINDOW_MAX)`.
+/// Branch free, in floating-point comparisons (a few vector instructions): it runs
+/// before every predicate.
+#[inline(always)]
+fn in_window<const N: usize>(xs: [f64; N]) -> bool {
+    xs.iter().fold(true, |ok, &x| {
+        let m = x.abs();
+        ok & ((m >= WINDOW_MIN) | (m == 0.0)) & (m < WINDOW_MAX)
+    })
+}
+
+/// Shewchuk's ε: half the machine epsilon, the bound on the relative rounding error.
+const HALF_EPSILON: f64 = f64::EPSILON / 2.0;
+
+/// Stage A of Shewchuk's `orient2d`: the relative error bound of its floating-point
+/// determinant (`(3 + 16ε) ε` of the sum of the products' magnitudes).
+const ORIENT2_BOUND: f64 = (3.0 + 16.0 * HALF_EPSILON) * HALF_EPSILON;
+
+/// Stage A of Shewchuk's `orient3d`: `(7 + 56ε) ε` of the permanent.
+const ORIENT3_BOUND: f64 = (7.0 + 56.0 * HALF_EPSILON) * HALF_EPSILON;
+
+/// 2⁻¹⁰⁰⁰: the unit of the filters' allowance for underflow. Underflow adds at most
+/// 2⁻¹⁰⁷⁵ to a product (subnormal sums and differences are exact); this is far more, and
+/// a normal number (a subnormal operand would cost a microcode assist on every call).
+pub(crate) const UNDERFLOW: f64 = 9.332_636_185_032_189e-302;
+
 /// Twice the signed area of the triangle `a b c`: positive when `c` lies to the left of
-/// the directed line `a → b` (counter-clockwise turn), zero when collinear. Exact sign.
+/// the directed line `a → b` (counter-clockwise turn), zero when collinear. Exact sign,
+/// for any finite coordinates (only the sign is meaningful).
+///
+/// Shewchuk's stage-A filter runs first, here, with an absolute term that covers
+/// underflow (the products below may underflow by at most 2⁻¹⁰⁷⁵ each, far below
+/// [`UNDERFLOW`]), so that a sign it certifies is exact for any coordinates, in or out
+/// of the window. Only when it cannot certify does the window test choose between
+/// `robust` and the exact integers: the test costs nothing on the fast path (checking
+/// it on every call made Graham's scan twice as slow).
 #[inline]
 pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    let left = (a.x - c.x) * (b.y - c.y);
+    let right = (a.y - c.y) * (b.x - c.x);
+    let det = left - right;
+    let bound = ORIENT2_BOUND * (left.abs() + right.abs()) + UNDERFLOW;
+    if det > bound || -det > bound {
+        return det;
+    }
+    orient2_uncertain(a, b, c)
+}
+
+/// [`orient2`] when its filter cannot certify the sign.
+#[inline(never)]
+fn orient2_uncertain(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    if !in_window([a.x, a.y, b.x, b.y, c.x, c.y]) {
+        return exact::orient2(a, b, c);
+    }
     robust::orient2d(
         robust::Coord { x: a.x, y: a.y },
         robust::Coord { x: b.x, y: b.y },
@@ -36,9 +150,41 @@ pub(crate) fn orient2(a: DVec2, b: DVec2, c: DVec2) -> f64 {
 
 /// Six times the signed volume of the tetrahedron `a b c d`, signed so that it is
 /// positive when `d` lies *above* the plane of `a b c`, "above" being the side from which
-/// `a b c` appear counter-clockwise. Exact sign.
-#[inline]
+/// `a b c` appear counter-clockwise. Exact sign, for any finite coordinates (only the
+/// sign is meaningful). Filtered like [`orient2`]: each product of two may underflow by
+/// 2⁻¹⁰⁷⁵, which the product with a third difference multiplies by at most its
+/// magnitude, hence the absolute term `UNDERFLOW (1 + Σ|Δz|)`. Not inlined: quickhull's
+/// side test filters before it, and inlining this into that hot, small function made
+/// quickhull twice as slow (register spills on every call).
+#[inline(never)]
 pub(crate) fn orient3(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
+    // Shewchuk's orient3d(a, c, b, d) (positive when its fourth point is *below* its
+    // first three, counter-clockwise: swapping b and c flips that to "above").
+    let (ad, bd, cd) = (a - d, c - d, b - d);
+    let bdxcdy = bd.x * cd.y;
+    let cdxbdy = cd.x * bd.y;
+    let cdxady = cd.x * ad.y;
+    let adxcdy = ad.x * cd.y;
+    let adxbdy = ad.x * bd.y;
+    let bdxady = bd.x * ad.y;
+    let det = ad.z * (bdxcdy - cdxbdy) + bd.z * (cdxady - adxcdy) + cd.z * (adxbdy - bdxady);
+    let (az, bz, cz) = (ad.z.abs(), bd.z.abs(), cd.z.abs());
+    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * az
+        + (cdxady.abs() + adxcdy.abs()) * bz
+        + (adxbdy.abs() + bdxady.abs()) * cz;
+    let bound = ORIENT3_BOUND * permanent + UNDERFLOW * (1.0 + az + bz + cz);
+    if det > bound || -det > bound {
+        return det;
+    }
+    orient3_uncertain(a, b, c, d)
+}
+
+/// [`orient3`] when its filter cannot certify the sign.
+#[inline(never)]
+fn orient3_uncertain(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
+    if !in_window([a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z]) {
+        return exact::orient3(a, b, c, d);
+    }
     // `robust::orient3d` is positive when `d` is *below*; swapping two arguments flips it.
     robust::orient3d(
         robust::Coord3D {
@@ -105,9 +251,9 @@ fn scale_pow2(x: f64, k: i32) -> f64 {
     x * pow2(h) * pow2(k - h)
 }
 
-/// The exponent `k` that brings `max_abs` into `[1, 2)` (0 for an all-zero set; negative
-/// for a set above 2, which [`prepare`] does not scale).
-fn normalising_exponent(max_abs: f64) -> i32 {
+/// The exponent `k` that brings `max_abs` into `[2^TOP_EXPONENT, 2^(TOP_EXPONENT + 1))`
+/// (0 for an all-zero set).
+fn scaling_exponent(max_abs: f64) -> i32 {
     if max_abs == 0.0 {
         return 0;
     }
@@ -118,17 +264,19 @@ fn normalising_exponent(max_abs: f64) -> i32 {
         (max_abs, 0)
     };
     let e = ((m.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    -(e) + pre
+    TOP_EXPONENT - e + pre
 }
 
-/// The largest coordinate magnitude the `f64` entry points accept (exact predicates stay
-/// free of overflow up to about 1e90; this leaves room).
+/// The largest coordinate magnitude the `f64` entry points accept: the `f64` build's
+/// [`MAX_MAGNITUDE`]. The predicates themselves are exact for any finite input; this
+/// bound (below 2³⁰⁰) keeps their rescaling an exact scaling up (see the `predicates`
+/// module notes).
 pub const MAX_MAGNITUDE_F64: f64 = 1e60;
 
 /// Validates points given as `f64` coordinate arrays (non-empty, finite, magnitude at most
-/// `limit`), rescales a set whose largest magnitude is below 1 by one power of two so that
-/// it lies in `[1, 2)`, and writes −0.0 as +0.0. Every entry point below is this with its
-/// own input type and limit.
+/// `limit`), writes −0.0 as +0.0 and rescales the set by a power of two so that its
+/// largest magnitude lies in `[2³⁰⁰, 2³⁰¹)` (exact; see the module notes). Every entry
+/// point below is this with its own input type and limit.
 fn prepare<const N: usize>(
     points: impl ExactSizeIterator<Item = [f64; N]> + Clone,
     limit: f64,
@@ -152,14 +300,9 @@ fn prepare<const N: usize>(
             max_abs = max_abs.max(c.abs());
         }
     }
-    // Only small sets are scaled (up, exactly): scaling a set whose largest magnitude is
-    // above 1 down to [1, 2) underflowed its small coordinates (1e-300 beside 1e60 became
-    // 0, and the hull of the scaled points was not the hull of the input), and at most
-    // `MAX_MAGNITUDE_F64` the predicates' products cannot overflow anyway. Adding +0.0
-    // turns −0.0 into +0.0: the orders below compare with `total_cmp`, which puts −0.0
-    // before +0.0, and a start point "below" its equals broke Graham's angular order (a
-    // panic in the sort) and the start vertex of every algorithm.
-    let k = normalising_exponent(max_abs).max(0);
+    // Never down (the limits are below 2³⁰⁰, so this clamp is only a guard): scaling
+    // down rounds subnormals. Adding +0.0 turns −0.0 into +0.0.
+    let k = scaling_exponent(max_abs).max(0);
     Ok(points.map(|p| p.map(|c| scale_pow2(c, k) + 0.0)).collect())
 }
 
@@ -217,14 +360,60 @@ mod tests {
     }
 
     #[test]
-    fn rescaling_is_a_power_of_two_and_reaches_unit_range() {
-        for &m in &[1e-300, 3.0e-310, 1e-20, 0.75, 1.0, 3.0, 1e60] {
-            let k = normalising_exponent(m);
+    fn rescaling_is_exact_and_reaches_the_top_of_the_window() {
+        assert_eq!(UNDERFLOW, pow2(-1000));
+        assert_eq!(WINDOW_MIN, pow2(-250));
+        assert_eq!(WINDOW_MAX, pow2(302));
+        assert!(MAX_MAGNITUDE_F64 < pow2(TOP_EXPONENT) && (MAX_MAGNITUDE as f64) < pow2(300));
+        for &m in &[5e-324, 1e-300, 3.0e-310, 1e-20, 0.75, 1.0, 3.0, 1e60] {
+            let k = scaling_exponent(m);
             let s = scale_pow2(m, k);
-            assert!((1.0..2.0).contains(&s), "{m} -> {s}");
+            assert!(
+                (pow2(TOP_EXPONENT)..pow2(TOP_EXPONENT + 1)).contains(&s),
+                "{m} -> {s}"
+            );
             // Exact: scaling back recovers the input.
             assert_eq!(scale_pow2(s, -k), m);
         }
-        assert_eq!(normalising_exponent(0.0), 0);
+        assert_eq!(scaling_exponent(0.0), 0);
+    }
+
+    #[test]
+    fn the_window_test_finds_tiny_and_huge_coordinates() {
+        assert!(in_window([
+            0.0,
+            -0.0,
+            WINDOW_MIN,
+            -WINDOW_MIN,
+            1.0,
+            -pow2(301)
+        ]));
+        assert!(!in_window([1.0, 5e-324]));
+        assert!(!in_window([-WINDOW_MIN / 2.0, 1.0]));
+        assert!(!in_window([WINDOW_MAX]));
+        assert!(!in_window([f64::INFINITY]));
+    }
+
+    #[test]
+    fn out_of_window_calls_are_exact() {
+        // Beside coordinates of 2³⁰⁰, a point 2⁻¹⁰⁷⁴ above a line and a plane.
+        let (a, b) = (DVec2::new(-pow2(300), 0.0), DVec2::new(pow2(300), 0.0));
+        let sign = |x: f64| if x == 0.0 { 0.0 } else { x.signum() };
+        assert_eq!(sign(orient2(a, b, DVec2::new(1.0, 5e-324))), 1.0);
+        assert_eq!(sign(orient2(a, b, DVec2::new(1.0, -5e-324))), -1.0);
+        assert_eq!(orient2(a, b, DVec2::new(5e-324, 0.0)), 0.0);
+        let c = DVec3::new(0.0, pow2(300), 0.0);
+        let (a3, b3) = (a.extend(0.0), b.extend(0.0));
+        assert_eq!(sign(orient3(a3, b3, c, DVec3::new(1.0, 2.0, 5e-324))), 1.0);
+        assert_eq!(
+            sign(orient3(a3, b3, c, DVec3::new(1.0, 2.0, -5e-324))),
+            -1.0
+        );
+        // Just inside the filter's reach: a product that underflows to a subnormal.
+        let tiny = DVec2::new(1e-300, 1e-300);
+        assert_eq!(
+            sign(orient2(DVec2::ZERO, tiny, DVec2::new(-1e-20, 1e-20))),
+            1.0
+        );
     }
 }

@@ -36,8 +36,8 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, DVec3};
 
 use super::convex_hull::{assemble, ConvexHull, Dimension};
-use super::predicates::{collinear3, lex3_cmp, orient2, orient3, prepare3, prepare3_f64};
-use super::{join_chains, monotone_chains, sorted_unique, HullError};
+use super::predicates::{collinear3, lex3_cmp, orient3, prepare3, prepare3_f64, UNDERFLOW};
+use super::{exact, join_chains, monotone_chains, sorted_unique, HullError};
 use crate::math::{Point, Real, Vector};
 
 const NONE: u32 = u32::MAX;
@@ -50,7 +50,8 @@ const SMALL_FACE: u32 = 1024;
 /// Returns the hull in the input's frame and units: see [`ConvexHull`] for the
 /// conventions (extreme points only, merged counter-clockwise polygon faces, adjacency)
 /// and [`Dimension`] for degenerate input. Duplicated, coplanar and collinear points, and
-/// coordinates of very different magnitudes, are all handled exactly.
+/// coordinates of very different magnitudes (subnormals beside the largest accepted), are
+/// all handled exactly: see the [module notes](super#subnormal-and-wide-range-coordinates).
 ///
 /// # Errors
 /// [`HullError::Empty`] for no points, [`HullError::NonFinitePoint`] /
@@ -117,7 +118,7 @@ fn quickhull3d_prepared(
         ));
     };
     let Some(i3) = apex(&p, i0, i1, i2) else {
-        return Ok(planar(points, &p, i0, i1, i2));
+        return planar(points, &p, i0, i1, i2);
     };
     let mut b = Builder::new(&p);
     b.run([i0, i1, i2, i3])?;
@@ -154,10 +155,12 @@ fn triangle(p: &[DVec3]) -> Option<(usize, usize, usize)> {
         i1 = (0..p.len()).find(|&i| p[i] != p[i0])?;
     }
     let dir = p[i1] - p[i0];
+    // (The L1 norm of the cross product: degree two, so that it stays finite for the
+    // rescaled coordinates, up to 2³⁰¹.)
     let far = (0..p.len())
         .max_by(|&a, &b| {
-            let da = dir.cross(p[a] - p[i0]).length_squared();
-            let db = dir.cross(p[b] - p[i0]).length_squared();
+            let da = dir.cross(p[a] - p[i0]).abs().element_sum();
+            let db = dir.cross(p[b] - p[i0]).abs().element_sum();
             da.total_cmp(&db)
         })
         .filter(|&i| !collinear3(p[i0], p[i1], p[i]));
@@ -186,57 +189,54 @@ fn apex(p: &[DVec3], i0: usize, i1: usize, i2: usize) -> Option<usize> {
 }
 
 /// The hull of a coplanar set: its 2D hull in the plane.
+///
+/// The normal is the exact normal of the plane rounded to [`Real`], made canonical *after*
+/// rounding: its largest-magnitude component (the first of equal ones) is positive, and
+/// the polygon is counter-clockwise about that axis, which is decided exactly. Deciding
+/// on the unrounded vector broke near ties: with exact components (−27499, 189000627,
+/// −189000630), z was made positive, but in `f32` the returned |y| and |z| were equal,
+/// and the normal's "largest component" was then y, negative (fuzz finding
+/// `quickhull-polygon-normal-not-canonical`). Newell's floating-point sum also lost the
+/// normal altogether (zero) for a triangle 1e-310 high.
 fn planar(
     points: &dyn Fn(usize) -> Point,
     p: &[DVec3],
     i0: usize,
     i1: usize,
     i2: usize,
-) -> ConvexHull {
-    // Project along an axis the plane is not parallel to (exact check), keeping the
-    // other two axes in cyclic order so that orientation is preserved.
-    let n = (p[i1] - p[i0]).cross(p[i2] - p[i0]);
-    let mut axes = [0usize, 1, 2];
-    axes.sort_by(|&a, &b| n[b].abs().total_cmp(&n[a].abs()));
-    let proj = |k: usize, q: DVec3| DVec2::new(q[(k + 1) % 3], q[(k + 2) % 3]);
-    let k0 = axes
-        .into_iter()
-        .find(|&k| orient2(proj(k, p[i0]), proj(k, p[i1]), proj(k, p[i2])) != 0.0)
-        .unwrap_or(axes[0]);
-    let q: Vec<DVec2> = p.iter().map(|&x| proj(k0, x)).collect();
+) -> Result<ConvexHull, HullError> {
+    let exact_normal =
+        exact::normal(p[i0], p[i1], p[i2]).ok_or_else(|| internal("the plane has no normal"))?;
+    let unit = exact_normal.normalize();
+    let mut normal = Vector::new(unit.x as Real, unit.y as Real, unit.z as Real);
+    let k = normal.abs().max_position();
+    if normal[k] < 0.0 {
+        normal = -normal;
+    }
+    // No −0.0 components (a zero negated, or a negative one too small to represent).
+    normal += Vector::ZERO;
+    // The rounded component `k` is the largest of a unit vector, so the exact one is not
+    // zero: the projection along axis k (keeping the other two in cyclic order, which
+    // preserves orientation) is not flat, and a counter-clockwise ring in it is
+    // counter-clockwise about the normal, whose k component is positive.
+    let proj = |q: DVec3| DVec2::new(q[(k + 1) % 3], q[(k + 2) % 3]);
+    let q: Vec<DVec2> = p.iter().map(|&x| proj(x)).collect();
     let sorted = sorted_unique(&q);
     let (lower, upper) = monotone_chains(&q, &sorted);
     let mut ring = join_chains(&q, &lower, &upper);
-    // The polygon's normal, accurately (Newell), made canonical: largest component
-    // positive. The ring is counter-clockwise about +axis k0; reverse it if the canonical
-    // normal points the other way.
-    // (From the rescaled coordinates: the direction does not depend on the scale.)
-    let v: Vec<DVec3> = ring.iter().map(|&i| p[i]).collect();
-    let mut newell = DVec3::ZERO;
-    for i in 0..v.len() {
-        newell += v[i].cross(v[(i + 1) % v.len()]);
-    }
-    let k = newell.abs().max_position();
-    if newell[k] < 0.0 {
-        newell = -newell;
-    }
-    if newell[k0] < 0.0 {
-        ring.reverse();
-    }
     // Start at the lexicographically smallest vertex.
     let first = (0..ring.len())
         .min_by(|&a, &b| lex3_cmp(p[ring[a]], p[ring[b]]))
         .unwrap_or(0);
     ring.rotate_left(first);
-    let normal = newell.normalize_or_zero();
     let face: Vec<u32> = (0..ring.len() as u32).collect();
-    assemble(
+    Ok(assemble(
         Dimension::Polygon,
         points,
         ring,
         vec![face],
-        Vector::new(normal.x as Real, normal.y as Real, normal.z as Real),
-    )
+        normal,
+    ))
 }
 
 #[derive(Clone)]
@@ -301,24 +301,34 @@ impl<'a> Builder<'a> {
     /// determinant by less than `16 ε Σᵢ Nᵢ |wᵢ|`, where `Nᵢ` is the sum of the absolute
     /// values of the two products forming `nᵢ` (each subtraction, product and sum adds at
     /// most one relative rounding of its operands' absolute values, about 8ε in all; 16
-    /// is a safe round-up). Coordinates are at most 1e60 (no overflow), and an absolute term
-    /// covers underflow. When `|d|` is above the bound its sign is the exact sign;
-    /// otherwise Shewchuk's adaptive `orient3d` decides.
+    /// is a safe round-up). The rescaled coordinates are below 2³⁰¹, so nothing overflows
+    /// (`Nᵢ |wᵢ|` < 2⁹¹⁰). Underflow adds at most half the smallest subnormal,
+    /// `η = 2⁻¹⁰⁷⁵`, to each product (subnormal sums and differences are exact): at most
+    /// `2η` to each `nᵢ`, which `d` multiplies by `|wᵢ|`, and `η` to each `nᵢ wᵢ`, so at most
+    /// `2η (Σ|wᵢ| + 2)` in all; the absolute term [`UNDERFLOW`]` (1 + Σ|wᵢ|)` covers it
+    /// with room to spare. (A fixed term does not: with `|w|` up to 2³⁰¹ the underflow of
+    /// `n` is amplified far beyond it.) When `|d|` is above the bound its sign is the
+    /// exact sign; otherwise the exact predicate decides.
     #[inline]
     fn above(&self, f: u32, q: u32) -> bool {
-        let face = &self.faces[f as usize];
-        match filtered_side(face, self.p[q as usize]) {
+        match filtered_side(&self.faces[f as usize], self.p[q as usize]) {
             Some(s) => s > 0.0,
-            None => {
-                let (v, p) = (&face.v, self.p);
-                orient3(
-                    p[v[0] as usize],
-                    p[v[1] as usize],
-                    p[v[2] as usize],
-                    p[q as usize],
-                ) > 0.0
-            }
+            None => self.above_exact(f, q),
         }
+    }
+
+    /// [`above`](Self::above) when the filter cannot tell. Out of line, reading the
+    /// points again: keeping them live across the call from `above` cost a stack round
+    /// trip (a store-forwarding stall) on every side test, and quickhull twice its time.
+    #[inline(never)]
+    fn above_exact(&self, f: u32, q: u32) -> bool {
+        let (v, p) = (&self.faces[f as usize].v, self.p);
+        orient3(
+            p[v[0] as usize],
+            p[v[1] as usize],
+            p[v[2] as usize],
+            p[q as usize],
+        ) > 0.0
     }
 
     fn new_face(&mut self, a: u32, b: u32, c: u32) -> u32 {
@@ -703,7 +713,8 @@ impl<'a> Builder<'a> {
 fn filtered_side(face: &Face, x: DVec3) -> Option<f64> {
     let w = x - face.a;
     let d = face.n.dot(w);
-    let bound = 16.0 * f64::EPSILON * face.n_abs.dot(w.abs()) + 1e-290;
+    let wa = w.abs();
+    let bound = 16.0 * f64::EPSILON * face.n_abs.dot(wa) + UNDERFLOW * (1.0 + wa.element_sum());
     if d > bound {
         Some(1.0)
     } else if d < -bound {
