@@ -18,6 +18,10 @@
 //! `f64` up to 1e60), the `f64` entry points the full `f64` range in both builds.
 #![allow(clippy::unnecessary_cast)] // `as f64` is a no-op in the f64 build
 
+// The same tests run on the double-precision crate (`minkowski-f64` links them).
+#[cfg(minkowski_f64)]
+extern crate minkowski_f64 as minkowski;
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
