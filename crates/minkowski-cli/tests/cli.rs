@@ -536,6 +536,7 @@ fn ids_as_written_bom_blank_lines_and_limits_before_rounding() {
         "-0",
         "1.50e3",
         r#"[1, {"x": 2.50}]"#,
+        "[3,\r\t4, \"a\\tb c\"]",
     ] {
         input.extend_from_slice(q(id).as_bytes());
         input.push(b'\n');
@@ -549,23 +550,26 @@ fn ids_as_written_bom_blank_lines_and_limits_before_rounding() {
     input.push(b'\n');
     let out = raw_query(&input);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
     assert!(
         lines[0].starts_with(r#"{"id":123456789012345678901234567890,"#),
         "{out}"
     );
     assert!(lines[1].starts_with(r#"{"id":-0,"#), "{out}");
     assert!(lines[2].starts_with(r#"{"id":1.50e3,"#), "{out}");
-    assert!(lines[3].starts_with(r#"{"id":[1, {"x": 2.50}],"#), "{out}");
-    for line in &lines[..4] {
+    // The whitespace between tokens goes (a carriage return must not split the line),
+    // the whitespace inside strings stays.
+    assert!(lines[3].starts_with(r#"{"id":[1,{"x":2.50}],"#), "{out}");
+    assert!(lines[4].starts_with("{\"id\":[3,4,\"a\\tb c\"],"), "{out}");
+    for line in &lines[..5] {
         assert!(line.ends_with(r#""intersects":true}"#), "{out}");
     }
-    assert!(lines[4].contains("invalid_json"), "{out}");
+    assert!(lines[5].contains("invalid_json"), "{out}");
     if cfg!(feature = "test-f64") {
-        assert!(lines[5].contains(r#""intersects":true"#), "{out}");
+        assert!(lines[6].contains(r#""intersects":true"#), "{out}");
     } else {
         assert!(
-            lines[5].starts_with(r#"{"id":9,"error":{"kind":"invalid_shape""#),
+            lines[6].starts_with(r#"{"id":9,"error":{"kind":"invalid_shape""#),
             "{out}"
         );
     }

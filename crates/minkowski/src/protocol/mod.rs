@@ -16,7 +16,9 @@
 //!
 //! Decided at the edges of the format (each pinned by a CLI test):
 //! - `id` is echoed exactly as written, as raw JSON text: an integer beyond 64 bits stays
-//!   that integer, `-0` stays `-0`, `1.50e3` stays `1.50e3`;
+//!   that integer, `-0` stays `-0`, `1.50e3` stays `1.50e3`; only the whitespace between
+//!   its tokens is dropped (`[1, 2]` comes back `[1,2]`), so that an id never splits the
+//!   answer's line;
 //! - a UTF-8 byte-order mark before the first line is skipped, and a line of JSON
 //!   whitespace only (space, tab, carriage return) carries no query and gets no answer
 //!   (both done by the tool's reading loop, which sees the lines as bytes); every other
@@ -28,6 +30,7 @@
 //! build `0.1f32` is written `0.10000000149011612`): the exact number the library
 //! computed, which a reader in any language gets back bit for bit.
 
+pub mod cast;
 pub mod hull;
 
 use serde::{Deserialize, Serialize};
@@ -503,7 +506,7 @@ impl QueryRequest {
                 ErrorKind::InvalidQuery,
                 format!(
                     "unknown query '{}' (expected intersects, distance, closest_points, \
-                     contact or manifold)",
+                     contact, manifold, ray, cast or project)",
                     truncate(kind, 64)
                 ),
             ));
@@ -841,6 +844,12 @@ pub enum Answer {
     Contact(ContactAnswer),
     /// To a `manifold` query.
     Manifold(ManifoldAnswer),
+    /// To a `ray` query.
+    Ray(cast::RayAnswer),
+    /// To a `cast` query.
+    Cast(cast::CastAnswer),
+    /// To a `project` query.
+    Project(cast::ProjectAnswer),
 }
 
 impl Answer {
@@ -864,17 +873,26 @@ impl Answer {
                         p.distance.is_finite() && all_finite(&p.point_a) && all_finite(&p.point_b)
                     })
             }
+            Answer::Ray(a) => a.is_finite(),
+            Answer::Cast(a) => a.is_finite(),
+            Answer::Project(a) => a.is_finite(),
         }
     }
 }
 
 /// Answers one parsed query object (without `id`, which the line handler adds): parses
-/// it ([`QueryRequest::parse`]) and runs it ([`QueryRequest::answer`]).
+/// it ([`QueryRequest::parse`], or for `ray`, `cast` and `project` lines the requests of
+/// [`cast`]) and runs it.
 ///
 /// # Errors
 /// The parse error, or [`ErrorKind::Internal`] for an answer with a non-finite number.
 pub fn answer(q: &Map<String, Value>) -> Result<Answer, LineError> {
-    let answer = QueryRequest::parse(q)?.answer();
+    let answer = match q.get("query").and_then(Value::as_str) {
+        Some("ray") => Answer::Ray(cast::RayRequest::parse(q)?.answer()?),
+        Some("cast") => Answer::Cast(cast::CastRequest::parse(q)?.answer()?),
+        Some("project") => Answer::Project(cast::ProjectRequest::parse(q)?.answer()?),
+        _ => QueryRequest::parse(q)?.answer(),
+    };
     if !answer.is_finite() {
         return Err(err(
             ErrorKind::Internal,
@@ -893,10 +911,36 @@ pub fn answer_line(line: &str) -> String {
 /// The `id` of a query line exactly as written (its JSON text), when the line is an
 /// object with one. serde_json's numbers would otherwise turn an id beyond `i64`/`u64`
 /// into a float and `-0` into `-0.0`; the protocol echoes ids verbatim.
-fn raw_id(line: &str) -> Option<Box<RawValue>> {
+///
+/// The text is echoed with the JSON whitespace between its tokens removed (the
+/// whitespace inside strings stays): an id written over several lines, or with tabs or
+/// carriage returns in it, must not split the answer line.
+fn raw_id(line: &str) -> Option<String> {
     let fields: std::collections::BTreeMap<String, Box<RawValue>> =
         serde_json::from_str(line).ok()?;
-    fields.get("id").cloned()
+    fields.get("id").map(|raw| compact(raw.get()))
+}
+
+/// `json` (valid JSON text) without the whitespace between its tokens.
+fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Answers one input line with `answer_fn` for the parsed object: echoes `id`
@@ -931,8 +975,8 @@ pub fn answer_line_with<T: Serialize>(
         return body;
     };
     match raw_id(line) {
-        Some(raw) if body == "{}" => format!("{{\"id\":{}}}", raw.get()),
-        Some(raw) => format!("{{\"id\":{},{}", raw.get(), &body[1..]),
+        Some(raw) if body == "{}" => format!("{{\"id\":{raw}}}"),
+        Some(raw) => format!("{{\"id\":{raw},{}", &body[1..]),
         // Not reached for a line that parsed (the raw reading accepts what the parse
         // does): the id as parsed, among the fields in alphabetical order.
         None => match serde_json::from_str::<Value>(&body) {

@@ -887,6 +887,132 @@ pub fn contact_with(
     finish(a, b, s).unwrap_or_else(|| first_pair(a, b, eval((0, 0)).1))
 }
 
+/// Casts `ray` (world frame) at a collider placed at `pose`: [`super::cast_ray`] on every
+/// part whose bounding ball the ray passes within `max_toi`, keeping the earliest hit and
+/// its part. For a compound, `solid: false` reports the first part surface the ray
+/// crosses (parts' shared interiors are not merged).
+///
+/// # Errors
+/// As [`super::cast_ray`].
+pub fn cast_ray(
+    collider: &Collider,
+    pose: &Pose,
+    ray: &super::Ray,
+    options: &super::RayOptions,
+) -> Result<PartAnswer<super::RayCast>, super::CastError> {
+    let n = match collider {
+        Collider::Convex(_) => 1,
+        Collider::Compound(c) => c.parts().len() as u32,
+    };
+    let mut best: Option<PartAnswer<super::RayCast>> = None;
+    let mut iterations = 0;
+    let dl = ray.dir.length();
+    for i in 0..n {
+        let (shape, at) = collider.piece(i, pose);
+        // Skip parts whose bounding ball the ray cannot reach before the best hit.
+        let limit = best
+            .and_then(|b| b.answer.hit)
+            .map_or(options.max_toi, |h| h.toi);
+        let c = at.translation() - ray.origin;
+        let t_near = (c.dot(ray.dir) / (dl * dl)).clamp(0.0, limit.min(Real::MAX));
+        let miss_by = (ray.point_at(t_near) - at.translation()).length();
+        if n > 1 && miss_by > shape.bounding_radius() * (1.0 + 4.0 * crate::math::EPSILON) {
+            continue;
+        }
+        let r = super::cast_ray(shape, &at, ray, options)?;
+        iterations += r.iterations;
+        let better = match (r.hit, best.and_then(|b| b.answer.hit)) {
+            (Some(h), Some(b)) => h.toi < b.toi,
+            (Some(_), None) => true,
+            _ => best.is_none(),
+        };
+        if better {
+            best = Some(PartAnswer {
+                answer: r,
+                part_a: collider.part_index(i),
+                part_b: None,
+            });
+        }
+    }
+    let mut out = best.unwrap_or(PartAnswer {
+        answer: super::RayCast {
+            hit: None,
+            status: super::QueryStatus::Converged,
+            iterations: 0,
+        },
+        part_a: None,
+        part_b: None,
+    });
+    out.answer.iterations = iterations;
+    Ok(out)
+}
+
+/// A linear shape cast ([`super::cast_shapes`]) between two colliders: every part pair,
+/// keeping the earliest hit (at time 0, the deepest overlap). Compounds may translate
+/// only: a turning compound's parts do not move as a [`super::Motion`] of their own
+/// ([`super::CastError::Unsupported`]; convex pairs turn through
+/// [`super::cast_shapes`]).
+///
+/// # Errors
+/// As [`super::cast_shapes`], and for a turning compound.
+#[allow(clippy::too_many_arguments)]
+pub fn cast_colliders(
+    a: &Collider,
+    pose_a: &Pose,
+    motion_a: super::Motion,
+    b: &Collider,
+    pose_b: &Pose,
+    motion_b: super::Motion,
+    max_toi: Real,
+    target_distance: Real,
+    options: &QueryOptions,
+) -> Result<PartAnswer<super::ShapeCast>, super::CastError> {
+    let count = |c: &Collider| match c {
+        Collider::Convex(_) => 1,
+        Collider::Compound(c) => c.parts().len() as u32,
+    };
+    let compound = |c: &Collider| matches!(c, Collider::Compound(_));
+    if (compound(a) && !motion_a.is_translation()) || (compound(b) && !motion_b.is_translation()) {
+        return Err(super::CastError::Unsupported(
+            "a compound can only translate in a cast",
+        ));
+    }
+    let mut best: Option<PartAnswer<super::ShapeCast>> = None;
+    let mut iterations = 0;
+    for i in 0..count(a) {
+        let (sa, pa) = a.piece(i, pose_a);
+        for j in 0..count(b) {
+            let (sb, pb) = b.piece(j, pose_b);
+            let mut input =
+                super::CastInput::new(super::ShapePair::new(sa, pa, sb, pb), motion_a, motion_b);
+            input.max_toi = max_toi;
+            input.target_distance = target_distance;
+            let c = super::cast_shapes(&input, options)?;
+            iterations += c.iterations;
+            let key = |c: &super::ShapeCast| {
+                (!c.hit, c.toi, c.initial_distance.unwrap_or(Real::INFINITY))
+            };
+            let better = match &best {
+                None => true,
+                Some(b) => key(&c) < key(&b.answer),
+            };
+            if better {
+                best = Some(PartAnswer {
+                    answer: c,
+                    part_a: a.part_index(i),
+                    part_b: b.part_index(j),
+                });
+            }
+        }
+    }
+    // Every collider has a piece (a compound at least one part).
+    let Some(mut out) = best else {
+        return Err(super::CastError::Unsupported("a collider without parts"));
+    };
+    out.answer.iterations = iterations;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

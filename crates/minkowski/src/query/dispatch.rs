@@ -20,7 +20,7 @@ use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
 use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
-use crate::support::{MinkowskiDifference, Relative, SupportMap};
+use crate::support::{Relative, SupportMap};
 use crate::tolerance::{self, touching_as_zero};
 
 /// Options for the shape-level queries.
@@ -165,33 +165,6 @@ fn to_world(c: LocalContact, pose_a: &Pose) -> (Real, crate::math::Vector, Point
         pose_a.transform_point(c.point_a),
         pose_a.transform_point(c.point_b),
     )
-}
-
-/// `body` run on the two cores' difference `A ⊖ B` in A's frame
-/// ([`MinkowskiDifference::relative`]), with the pair's support-search hints (`hints`,
-/// starting cold).
-///
-/// Monomorphised per type of A's core only: B's support calls go through the
-/// [`CoreShape`] enum (one predictable branch per call, inlined), so GJK and EPA are
-/// compiled 10 times instead of 81 (one per pair of the nine core types). Hull against
-/// hull, the costliest support maps and the most common pair in a world of meshes, keeps
-/// its own instantiation. Measured against the per-pair version (bench-table ABBA, 10
-/// runs): geomean 1.00 over the shape-pair table and 0.95 on hulls, for 53% less machine
-/// code in the CLI and half the CPU time to rebuild it after an edit of GJK.
-macro_rules! on_cores {
-    ($ca:expr, $cb:expr, $pose_a:expr, $pose_b:expr, |$pair:ident, $hints:ident| $body:expr) => {
-        if let (CoreShape::Convex(sa), CoreShape::Convex(sb)) = (&$ca, &$cb) {
-            let $pair = MinkowskiDifference::relative(*sa, $pose_a, *sb, $pose_b);
-            let $hints = &mut [u32::MAX; 2];
-            $body
-        } else {
-            $crate::with_core!($ca, sa => {
-                let $pair = MinkowskiDifference::relative(sa, $pose_a, &$cb, $pose_b);
-                let $hints = &mut [u32::MAX; 2];
-                $body
-            })
-        }
-    };
 }
 
 /// A problem below [`tolerance::RESCALE_BELOW`] brought to about unit size: both shapes

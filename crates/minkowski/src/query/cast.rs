@@ -1,0 +1,679 @@
+//! Linear casts: the first time two convex shapes, each translating at a constant
+//! velocity, come within a chosen distance of each other — by GJK ray casting on their
+//! Minkowski difference.
+//!
+//! # The reduction
+//!
+//! Let B move relative to A by `r` per unit time (`r = v_B − v_A`, in A's frame). At
+//! time `λ` the difference of the two sets is `D(λ) = A ⊖ B − λ r`, and the shapes are
+//! within `R` of each other exactly when the origin is within `R` of `D(λ)`, i.e. when
+//! the ray `λ r` comes within `R` of `D = A ⊖ B`. The cores are cast (a sphere is a
+//! point, a capsule a segment): `R` is the sum of the two margins plus the target
+//! distance, so rounded shapes cost no more than their cores.
+//!
+//! # The algorithm (van den Bergen 2004)
+//!
+//! G. van den Bergen, "Ray casting against general convex objects with application to
+//! continuous collision detection", 2004 (also *Collision Detection in Interactive 3D
+//! Environments*, §4.3.4). GJK runs on `D(λ)`; whenever a support point proves the
+//! origin farther than `R` from `D(λ)`, the ray jumps to where that support plane comes
+//! within `R`:
+//!
+//! ```text
+//! λ ← 0;  v ← a point of D(0);  W ← ∅
+//! loop
+//!     w ← s_D(−v) − λ r               support point of D(λ), sources kept
+//!     if v·w > R ‖v‖                   the plane {x : x·v = w·v} holds D(λ) beyond R:
+//!         if v·r ≤ 0                     the ray never gets within R of it → miss
+//!         λ ← λ + (v·w − R ‖v‖) / v·r    first λ where it does (then a hit is at or after λ)
+//!         λ > max_toi                    → miss
+//!         n ← v;  every vertex of W moves with λ (its sources are kept, w = a − b − λ r)
+//!     W ← W ∪ {w};  (v, W) ← closest point of conv W to the origin (signed volumes)
+//!     ‖v‖ ≤ R + tol                      → hit at λ (or, with λ = 0, "within R at the start")
+//!     no strict progress at this λ        → numerical limit: hit at λ (a lower bound)
+//! ```
+//!
+//! Every jump of `λ` is certified by a support plane, so `λ` is at every step a lower
+//! bound on the time of impact: a run cut short (iteration bound, numerical limit) may
+//! report an early hit, never a late one or a miss of a real hit. `tol` is GJK's:
+//! `ε_rel max(R, σ) + τ σ` ([`crate::tolerance`]), so at a hit the cores are between `R` and
+//! `R + tol` apart.
+//!
+//! The normal at the hit is `−v/‖v‖` when `‖v‖` is well above rounding (`R > 0`: the
+//! closest-point direction of the cores), and otherwise the last support plane's `−n`
+//! (van den Bergen's choice for `R = 0`; on a curved surface it is accurate to about
+//! `√ε`).
+
+// Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::context::ShapePair;
+use super::dispatch::{contact_with, QueryOptions, Rescaled};
+use super::gjk::{GjkOptions, GjkStatus};
+use super::QueryStatus;
+use crate::math::{Point, Pose, Real, Rotation, Vector, EPSILON};
+use crate::query::simplex::Simplex;
+use crate::shape::{Shape, MAX_MAGNITUDE};
+use crate::support::{Relative, SupportMap, SupportPoint};
+use crate::tolerance;
+
+/// How a local cast ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CastEnd {
+    /// The cores come within the margin at `toi` (> 0 unless the ray jumped by a
+    /// rounding-small step).
+    Hit,
+    /// The cores never come within the margin for `λ ≤ max_toi`.
+    Miss,
+    /// The cores are within the margin (plus the tolerance) at `λ = 0`.
+    Within,
+}
+
+/// The answer of [`cast_local`], in A's frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LocalCast {
+    pub end: CastEnd,
+    /// The time of impact (a certified lower bound; meaningful for `Hit`).
+    pub toi: Real,
+    /// Unit normal from A towards B at the hit (A's frame); zero for `Within`/`Miss`.
+    pub normal: Vector,
+    /// The closest point of A's core at the hit (A's frame).
+    pub point_a: Point,
+    /// The closest point of B's core at the hit, B moved to `toi` (A's frame).
+    pub point_b: Point,
+    pub status: GjkStatus,
+    pub iterations: u32,
+}
+
+/// Casts B along `motion` (B's translation relative to A per unit time, in A's frame)
+/// against A, the pair given as `A ⊖ B` in A's frame, until the cores come within
+/// `margin` (≥ 0, length) of each other, for times in `[0, max_toi]` (see the module
+/// notes).
+pub(crate) fn cast_local<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    motion: Vector,
+    margin: Real,
+    max_toi: Real,
+    opts: &GjkOptions,
+) -> LocalCast {
+    let tau = opts.touch_tolerance();
+    let mut sigma = pair.translation_magnitude().max(margin);
+    let mut lambda: Real = 0.0;
+    let mut advanced = false;
+    let mut simplex = Simplex::new();
+    let mut v = pair.a.local_center() - pair.b.local_center();
+    if !(v.length_squared() > 0.0) {
+        v = if motion != Vector::ZERO {
+            -motion
+        } else {
+            Vector::X
+        };
+    }
+    // The last support plane the ray jumped to (in `v`'s orientation, A − B).
+    let mut plane = Vector::ZERO;
+    let mut prev_vv = Real::INFINITY;
+    let mut iterations = 0;
+    let miss = |iterations| LocalCast {
+        end: CastEnd::Miss,
+        toi: 0.0,
+        normal: Vector::ZERO,
+        point_a: Point::ZERO,
+        point_b: Point::ZERO,
+        status: GjkStatus::Converged,
+        iterations,
+    };
+    let status = loop {
+        if iterations >= opts.max_iterations {
+            break GjkStatus::MaxIterations;
+        }
+        iterations += 1;
+        let sp = pair.support_point_hinted(-v, hints);
+        let mut b_now = sp.b + motion * lambda;
+        let mut w = sp.a - b_now;
+        if !w.is_finite() {
+            break GjkStatus::NumericalLimit;
+        }
+        sigma = sigma
+            .max(sp.a.abs().max_element())
+            .max(b_now.abs().max_element());
+        let floor = tau * sigma;
+        let vn = v.length();
+        let vw = v.dot(w);
+        let jumped = vw > margin * vn;
+        if jumped {
+            let vr = v.dot(motion);
+            if !(vr > 0.0) {
+                return miss(iterations);
+            }
+            let step = (vw - margin * vn) / vr;
+            lambda += step;
+            if !(lambda <= max_toi) {
+                return miss(iterations);
+            }
+            advanced = true;
+            plane = v;
+            prev_vv = Real::INFINITY;
+            // Every vertex moves with B; its sources stay (B's at time 0).
+            for p in &mut simplex.verts[..simplex.len] {
+                p.w = p.a - (p.b + motion * lambda);
+            }
+            b_now = sp.b + motion * lambda;
+            w = sp.a - b_now;
+            sigma = sigma.max(b_now.abs().max_element());
+        }
+        let tol = opts.rel_tolerance * margin.max(sigma) + floor;
+        if simplex.contains(w, floor * floor) {
+            if !jumped {
+                // No new point at this λ: `‖v‖` is the distance there within rounding,
+                // and no plane certified it beyond the margin.
+                if vn <= margin + tol {
+                    break GjkStatus::Converged;
+                }
+                break GjkStatus::NumericalLimit;
+            }
+            // The same point after a jump: the simplex moved; find its new closest point.
+        } else {
+            simplex.push_hinted(
+                SupportPoint {
+                    w,
+                    a: sp.a,
+                    b: sp.b,
+                },
+                -v,
+                *hints,
+            );
+        }
+        let (nv, nvv) = simplex.reduce();
+        if simplex.len() == 4 || nvv <= (margin + tol) * (margin + tol) {
+            v = nv;
+            break GjkStatus::Converged;
+        }
+        if !jumped && !(nvv < prev_vv) {
+            // Rounding stopped progress at this λ.
+            break GjkStatus::NumericalLimit;
+        }
+        v = nv;
+        prev_vv = nvv;
+    };
+    let (a, b0) = if simplex.is_empty() {
+        (Point::ZERO, Point::ZERO)
+    } else {
+        simplex.witnesses()
+    };
+    let point_b = b0 + motion * lambda;
+    if !advanced && status == GjkStatus::Converged {
+        return LocalCast {
+            end: CastEnd::Within,
+            toi: 0.0,
+            normal: Vector::ZERO,
+            point_a: a,
+            point_b,
+            status,
+            iterations,
+        };
+    }
+    // The normal: the cores' closest-point direction when it is the margin's (well above
+    // rounding), else the last support plane's (with no margin, `v` at the end is the
+    // residue of the simplex's approach to the surface, not a normal).
+    let vv = v.length_squared();
+    let noisy = crate::tolerance::NOISY_SEPARATION * sigma;
+    let normal =
+        if margin > 0.0 && simplex.len() < 4 && vv > noisy * noisy && vv > 0.25 * margin * margin {
+            -v / vv.sqrt()
+        } else if plane != Vector::ZERO {
+            -plane.normalize()
+        } else {
+            // Stopped at λ = 0 short of convergence: no plane was ever crossed.
+            Vector::ZERO
+        };
+    LocalCast {
+        end: if advanced {
+            CastEnd::Hit
+        } else {
+            CastEnd::Within
+        },
+        toi: lambda,
+        normal,
+        point_a: a,
+        point_b,
+        status,
+        iterations,
+    }
+}
+
+/// How a shape moves during a cast: constant velocities over the whole interval.
+///
+/// At time `t` a shape placed at `pose` (time 0) is at translation
+/// `pose.translation + t · linear` and rotation `exp(t · angular / 2) · pose.rotation`:
+/// it turns about its own local origin, about world axes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Motion {
+    /// Velocity of the shape's local origin (length per unit time, world frame).
+    pub linear: Vector,
+    /// Angular velocity about the shape's local origin (radians per unit time, world
+    /// axes; its length is the turning rate).
+    pub angular: Vector,
+}
+
+impl Motion {
+    /// No motion.
+    pub const ZERO: Motion = Motion {
+        linear: Vector::ZERO,
+        angular: Vector::ZERO,
+    };
+
+    /// A translation at `velocity` (length per unit time, world frame), no rotation.
+    pub fn linear(velocity: Vector) -> Self {
+        Self {
+            linear: velocity,
+            angular: Vector::ZERO,
+        }
+    }
+
+    /// Translation at `linear` and rotation at `angular` (see the type's notes).
+    pub fn new(linear: Vector, angular: Vector) -> Self {
+        Self { linear, angular }
+    }
+
+    /// Whether the motion has no rotation.
+    pub fn is_translation(&self) -> bool {
+        self.angular == Vector::ZERO
+    }
+
+    /// Where a shape placed at `pose` at time 0 is at time `t` (the caller keeps
+    /// `t · linear` within [`MAX_MAGNITUDE`]: the casts only evaluate it up to a time of
+    /// impact, where the shapes are within reach of their start).
+    pub fn pose_at(&self, pose: &Pose, t: Real) -> Pose {
+        let translation = pose.translation() + self.linear * t;
+        if self.is_translation() {
+            return Pose::from_parts(pose.rotation(), translation);
+        }
+        let turn = Rotation::from_scaled_axis(self.angular * t);
+        Pose::from_parts(turn * pose.rotation(), translation)
+    }
+
+    /// The velocity (length per unit time, world frame) of the point of the shape that
+    /// is at `point` (world frame) when the shape is at `pose`.
+    pub fn point_velocity(&self, pose: &Pose, point: Point) -> Vector {
+        self.linear + self.angular.cross(point - pose.translation())
+    }
+
+    fn check(&self, which: &'static str) -> Result<(), CastError> {
+        for (field, v) in [("linear", self.linear), ("angular", self.angular)] {
+            if !v.is_finite() {
+                return Err(CastError::NonFiniteVector {
+                    field: format!("{which} {field} velocity"),
+                    value: v.to_array(),
+                });
+            }
+            let m = v.abs().max_element();
+            if m > MAX_MAGNITUDE {
+                return Err(CastError::TooLarge {
+                    field: format!("{which} {field} velocity"),
+                    value: m,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a cast or a ray query was refused: its input, never its geometry.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CastError {
+    /// A vector (velocity, ray origin or direction) has a NaN or infinite component.
+    #[error("{field} must be finite, got {value:?}")]
+    NonFiniteVector {
+        /// Which input.
+        field: String,
+        /// The components given.
+        value: [Real; 3],
+    },
+    /// A component's magnitude is above [`MAX_MAGNITUDE`].
+    #[error("{field} magnitude must be <= {max:?}, got {value:?}", max = MAX_MAGNITUDE)]
+    TooLarge {
+        /// Which input.
+        field: String,
+        /// The largest magnitude given.
+        value: Real,
+    },
+    /// A number that must be a finite length `>= 0` (`target_distance`), or a time
+    /// `>= 0` (`max_toi`, which may be infinite), is not.
+    #[error("{field} must be {expected}, got {value:?}")]
+    InvalidNumber {
+        /// Which input.
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// A ray's direction is the zero vector.
+    #[error("ray direction must not be zero")]
+    ZeroDirection,
+    /// The routine does not take this input (seed 004's bisection: rotation, or an
+    /// infinite `max_toi`).
+    #[error("{0}")]
+    Unsupported(&'static str),
+}
+
+/// Checks a time bound: `>= 0`, possibly infinite.
+pub(crate) fn check_max_toi(max_toi: Real) -> Result<(), CastError> {
+    if max_toi >= 0.0 {
+        Ok(())
+    } else {
+        Err(CastError::InvalidNumber {
+            field: "max_toi",
+            expected: "a time >= 0 (or infinite)",
+            value: max_toi,
+        })
+    }
+}
+
+/// The input of a shape cast ([`cast_shapes`]): the pair at time 0, how each shape
+/// moves, the interval and the distance to stop at.
+#[derive(Debug, Clone, Copy)]
+pub struct CastInput<'s> {
+    /// The shapes and their poses at time 0 (world frame).
+    pub pair: ShapePair<'s>,
+    /// How A moves.
+    pub motion_a: Motion,
+    /// How B moves.
+    pub motion_b: Motion,
+    /// The end of the interval searched (time units, `>= 0`, inclusive; may be
+    /// infinite).
+    pub max_toi: Real,
+    /// The distance to stop at (length, `>= 0`): the cast reports the first time the
+    /// shapes' distance comes down to it ("skin"). 0 stops at contact.
+    pub target_distance: Real,
+}
+
+impl<'s> CastInput<'s> {
+    /// A cast of `pair` with the two motions, over `[0, ∞)`, to contact.
+    pub fn new(pair: ShapePair<'s>, motion_a: Motion, motion_b: Motion) -> Self {
+        Self {
+            pair,
+            motion_a,
+            motion_b,
+            max_toi: Real::INFINITY,
+            target_distance: 0.0,
+        }
+    }
+
+    /// Checks the numbers the cast itself adds to the (already valid) shapes and poses.
+    pub(crate) fn check(&self) -> Result<(), CastError> {
+        self.motion_a.check("A")?;
+        self.motion_b.check("B")?;
+        check_max_toi(self.max_toi)?;
+        let s = self.target_distance;
+        if !(0.0..=MAX_MAGNITUDE).contains(&s) {
+            return Err(CastError::InvalidNumber {
+                field: "target_distance",
+                expected: "a finite length >= 0 within the magnitude limit",
+                value: s,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// How the shapes stood at time 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum CastStart {
+    /// Farther apart than the target distance.
+    Separated,
+    /// Overlapping or touching within the target distance (but not penetrating).
+    WithinTarget,
+    /// Penetrating.
+    Overlapping,
+}
+
+impl CastStart {
+    /// The protocol name: `"separated"`, `"within_target"`, `"overlapping"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CastStart::Separated => "separated",
+            CastStart::WithinTarget => "within_target",
+            CastStart::Overlapping => "overlapping",
+        }
+    }
+}
+
+/// The answer of a shape cast ([`cast_shapes`]).
+///
+/// When `hit` is false the shapes do not come within the target distance for any time
+/// in `[0, max_toi]` — or they start within it and do not approach (a box resting on the
+/// ground and sliding along it: the cast slides), see `start` — and the other fields
+/// are zero.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShapeCast {
+    /// Whether the shapes come within the target distance in the interval.
+    pub hit: bool,
+    /// The time of impact (time units, in `[0, max_toi]`): the first time the distance
+    /// comes down to the target, within the tolerance (the distance there lies in
+    /// `[target, target + ε_rel (target + margins) + τ σ]`). Always a lower bound: the
+    /// shapes do not come within the target before it, whatever the status. 0 when they
+    /// start within the target and approach, or start overlapping.
+    pub toi: Real,
+    /// Unit normal from A towards B at the time of impact (world frame): the direction
+    /// along which the shapes are `target_distance` apart. At a hit at time 0 from
+    /// overlapping, the contact normal (translating B by `−initial_distance · normal`
+    /// separates them).
+    pub normal: Vector,
+    /// The point of A at the time of impact (world frame, A moved to `toi`) closest to
+    /// B; `point_b − point_a = distance · normal`, where the distance is the target's
+    /// within the tolerance (the signed initial distance for a hit at time 0).
+    pub point_a: Point,
+    /// The point of B at the time of impact (world frame, B moved to `toi`).
+    pub point_b: Point,
+    /// How the shapes stood at time 0.
+    pub start: CastStart,
+    /// The signed distance at time 0 (length; negative = penetration depth) when the
+    /// shapes start within the target distance; `None` when they start apart.
+    pub initial_distance: Option<Real>,
+    /// How the answer was obtained. `Converged`: within the tolerances. `MaxIterations`
+    /// or `NumericalLimit` with `hit`: the search stopped at `toi`, a certified lower
+    /// bound on the time of impact, without proving contact there (conservative: a
+    /// caller advancing to `toi` never passes through the other shape).
+    pub status: QueryStatus,
+    /// Support-map iterations in all (the GJK ray cast's, or every distance query's of
+    /// conservative advancement).
+    pub iterations: u32,
+}
+
+impl ShapeCast {
+    fn miss(start: CastStart, status: QueryStatus, iterations: u32) -> Self {
+        Self {
+            hit: false,
+            toi: 0.0,
+            normal: Vector::ZERO,
+            point_a: Point::ZERO,
+            point_b: Point::ZERO,
+            start,
+            initial_distance: None,
+            status,
+            iterations,
+        }
+    }
+}
+
+/// The first time two moving shapes come within `target_distance` of each other: a
+/// linear shape cast when neither rotates ([GJK ray casting](self) on the cores), else
+/// conservative advancement ([`crate::query::advancement`]).
+///
+/// Frames: poses, velocities and every output in the world frame; times in the
+/// velocities' time unit. See [`ShapeCast`] for the outcomes, including the shapes that
+/// start overlapping (`start: Overlapping`, `hit` at 0 with the depth) or within the
+/// target (a hit at 0 only when they approach).
+///
+/// ```
+/// use minkowski::query::{cast_shapes, CastInput, Motion, ShapePair, QueryOptions};
+/// use minkowski::shape::{Cuboid, Shape, Sphere};
+/// use minkowski::{Pose, Vector};
+///
+/// let wall = Shape::from(Cuboid::new(Vector::new(0.05, 2.0, 2.0)).unwrap());
+/// let ball = Shape::from(Sphere::new(0.5).unwrap());
+/// let start = Pose::from_translation(Vector::new(-10.0, 0.0, 0.0)).unwrap();
+/// let pair = ShapePair::new(&wall, Pose::IDENTITY, &ball, start);
+/// let input = CastInput::new(pair, Motion::ZERO, Motion::linear(Vector::new(20.0, 0.0, 0.0)));
+/// let hit = cast_shapes(&input, &QueryOptions::default()).unwrap();
+/// assert!(hit.hit);
+/// assert!((hit.toi - 9.45 / 20.0).abs() < 1e-5); // the ball's front meets the wall at x = -0.05
+/// assert!(hit.normal.x < -0.999); // from the wall towards the ball
+/// ```
+///
+/// # Errors
+/// [`CastError`] for a non-finite or too large velocity, a negative or NaN `max_toi`,
+/// or a negative or non-finite `target_distance`.
+pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<ShapeCast, CastError> {
+    input.check()?;
+    if input.motion_a.is_translation() && input.motion_b.is_translation() {
+        Ok(linear_cast(input, options))
+    } else {
+        Ok(super::advancement::advance(input, options))
+    }
+}
+
+/// The cores' cast in A's frame: A at the origin, B at `rel`, B moving by `motion` (A's
+/// frame) per unit time, until within `margin` (the margins and the target).
+fn cast_cores(
+    a: &Shape,
+    b: &Shape,
+    rel: &Pose,
+    motion: Vector,
+    margin_extra: Real,
+    max_toi: Real,
+    options: &QueryOptions,
+) -> (LocalCast, Real, Real) {
+    let (ca, ma) = a.core();
+    let (cb, mb) = b.core();
+    let margin = ma + mb + margin_extra;
+    let c = on_cores!(ca, cb, &Pose::IDENTITY, rel, |pair, hints| {
+        cast_local(&pair, hints, motion, margin, max_toi, &options.gjk)
+    });
+    (c, ma, mb)
+}
+
+fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
+    let ShapePair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    } = input.pair;
+    let rel = pose_a.inv_mul(&pose_b);
+    let motion = pose_a.inverse_transform_vector(input.motion_b.linear - input.motion_a.linear);
+    let s = input.target_distance;
+    // Tiny problems are solved scaled up (times are unchanged by a scaling).
+    let (c, ma, mb, unscale) = match Rescaled::of(a, b, &rel) {
+        Some(r) => {
+            let (c, ma, mb) = cast_cores(
+                &r.a,
+                &r.b,
+                &r.rel,
+                motion * r.factor,
+                s * r.factor,
+                input.max_toi,
+                options,
+            );
+            (c, ma, mb, 1.0 / r.factor)
+        }
+        None => {
+            let (c, ma, mb) = cast_cores(a, b, &rel, motion, s, input.max_toi, options);
+            (c, ma, mb, 1.0)
+        }
+    };
+    match c.end {
+        CastEnd::Miss => ShapeCast::miss(CastStart::Separated, c.status.into(), c.iterations),
+        CastEnd::Hit => {
+            let at = input.motion_a.pose_at(&pose_a, c.toi);
+            let pa = (c.point_a + c.normal * ma) * unscale;
+            let pb = (c.point_b - c.normal * mb) * unscale;
+            ShapeCast {
+                hit: true,
+                toi: c.toi,
+                normal: pose_a.transform_vector(c.normal),
+                point_a: at.transform_point(pa),
+                point_b: at.transform_point(pb),
+                start: CastStart::Separated,
+                initial_distance: None,
+                status: c.status.into(),
+                iterations: c.iterations,
+            }
+        }
+        CastEnd::Within => match start_within(input, options, c.iterations) {
+            Some(answer) => answer,
+            // The contact query finds them apart after all (a cast stopped short at
+            // time 0): conservative advancement decides, certified.
+            None => super::advancement::advance(input, options),
+        },
+    }
+}
+
+/// Below this cosine between the relative velocity of the contact points and the
+/// contact normal, shapes that touch at the start slide along each other instead of
+/// approaching (1024 ε: a normal computed at contact is accurate to a few hundred ε).
+const SLIDING_COSINE: Real = 1024.0 * EPSILON;
+
+/// The answer for shapes within the target distance at time 0, from a contact query
+/// there: a hit at 0 when they overlap or approach, no hit when they slide along or
+/// separate. `None` when the contact query finds them farther apart than the target
+/// after all.
+pub(crate) fn start_within(
+    input: &CastInput<'_>,
+    options: &QueryOptions,
+    iterations: u32,
+) -> Option<ShapeCast> {
+    let ShapePair {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    } = input.pair;
+    let s = input.target_distance;
+    let c = contact_with(a, &pose_a, b, &pose_b, options, None);
+    let iterations = iterations + c.iterations;
+    let sigma = pose_a.translation().abs().max_element()
+        + pose_b.translation().abs().max_element()
+        + a.bounding_radius()
+        + b.bounding_radius();
+    let floor = tolerance::touch_floor(options.gjk.touch_tolerance(), sigma) * tolerance::SLACK;
+    let (ma, mb) = (a.core().1, b.core().1);
+    let band = options.gjk.rel_tolerance * (s + ma + mb) * 2.0 + floor;
+    if c.distance > s + band {
+        return None;
+    }
+    let mut out = ShapeCast {
+        hit: true,
+        toi: 0.0,
+        normal: c.normal,
+        point_a: c.point_a,
+        point_b: c.point_b,
+        start: CastStart::WithinTarget,
+        initial_distance: Some(c.distance),
+        status: c.status,
+        iterations,
+    };
+    if c.distance < 0.0 {
+        out.start = CastStart::Overlapping;
+        return Some(out);
+    }
+    let u = input.motion_b.point_velocity(&pose_b, c.point_b)
+        - input.motion_a.point_velocity(&pose_a, c.point_a);
+    let approach = u.dot(c.normal);
+    if !(approach < -SLIDING_COSINE * u.length()) {
+        // Sliding along, separating, or not moving: no impact from here.
+        return Some(ShapeCast {
+            initial_distance: Some(c.distance),
+            ..ShapeCast::miss(CastStart::WithinTarget, c.status, iterations)
+        });
+    }
+    Some(out)
+}
