@@ -7,7 +7,8 @@
 # (--runs); or --replay: run the committed seed corpus once, no mutation (what CI's
 # smoke does: deterministic, and it proves the targets build and the seeds pass). Targets: query_line (raw bytes into the
 # CLI's line handlers), queries (the library's pair queries with their invariants
-# asserted), hulls (the 2D algorithms agree, the 3D hull validates); all by default.
+# asserted), casts (rays, projections and shape casts with theirs), hulls (the 2D
+# algorithms agree, the 3D hull validates); all by default.
 # New corpus entries go to fuzz/corpus/TARGET (not committed); fuzz/seeds/TARGET is the
 # committed seed corpus. A failing input is saved under fuzz/artifacts/TARGET and the
 # script exits non-zero. Exit 2: no nightly toolchain (nothing was run).
@@ -32,7 +33,7 @@ elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(query_line queries hulls)
+    targets=(query_line queries casts hulls)
 fi
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
@@ -54,6 +55,17 @@ for t in "${targets[@]}"; do
         mkdir -p "fuzz/corpus/$t"
         dirs=("fuzz/corpus/$t" "fuzz/seeds/$t")
     fi
+    # The whole output goes to fuzz/artifacts/TARGET.log (not committed); shown here are
+    # a failure's panic message and the final statistics.
+    mkdir -p fuzz/artifacts
+    log="fuzz/artifacts/$t.log"
+    status=0
     cargo +nightly fuzz run "${features[@]}" "$t" "${dirs[@]}" -- \
-        "${limit[@]}" -max_len=4096 -print_final_stats=1 2>&1 | tail -n 12
+        "${limit[@]}" -max_len=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
+    grep -A 3 "panicked at" "$log" | head -n 20 || true
+    grep -E "^(stat::|Done|INFO: Running)|Test unit written|SUMMARY" "$log" | tail -n 12 || true
+    if [ "$status" -ne 0 ]; then
+        echo "!!! fuzz target $t failed (exit $status); full output in $log"
+        exit "$status"
+    fi
 done

@@ -11,91 +11,14 @@
 #[cfg(feature = "f64")]
 extern crate minkowski_f64 as minkowski;
 
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use minkowski::query;
-use minkowski::shape::{
-    Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, PointShape, Pyramid,
-    RoundedShape, Segment, Shape, Sphere, Triangle,
-};
+use minkowski::shape::Shape;
 use minkowski::support::SupportMap;
-use minkowski::{Pose, Real, Rotation, Vector};
+use minkowski::{Pose, Real, Vector};
 
-#[derive(Debug, Arbitrary)]
-struct RawShape {
-    kind: u8,
-    /// Lengths: each byte is a size from 1e-3 to 1e3 (log scale), 0 meaning zero.
-    sizes: [u8; 3],
-    /// Points, in units of the largest size.
-    points: Vec<(i8, i8, i8)>,
-    rounding: u8,
-}
-
-#[derive(Debug, Arbitrary)]
-struct RawPose {
-    quat: (i8, i8, i8, i8),
-    offset: (i8, i8, i8),
-}
-
-fn size(b: u8) -> Real {
-    if b == 0 {
-        0.0
-    } else {
-        (10.0 as Real).powf((b as Real / 255.0) * 6.0 - 3.0)
-    }
-}
-
-fn shape(r: &RawShape, depth: u32) -> Option<Shape> {
-    let [x, y, z] = r.sizes.map(size);
-    let unit = x.max(y).max(z).max(1e-3);
-    let p =
-        |&(a, b, c): &(i8, i8, i8)| Vector::new(a as Real, b as Real, c as Real) * (unit / 64.0);
-    let pts: Vec<Vector> = r.points.iter().take(64).map(p).collect();
-    let s: Shape = match r.kind % 12 {
-        0 => Sphere::new(x).ok()?.into(),
-        1 => Cuboid::new(Vector::new(x, y, z)).ok()?.into(),
-        2 => Capsule::new(x, y).ok()?.into(),
-        3 => Cylinder::new(x, y).ok()?.into(),
-        4 => Cone::new(x, y).ok()?.into(),
-        5 => Pyramid::new(Vector::new(x, y, z)).ok()?.into(),
-        6 => Ellipsoid::new(Vector::new(x, y, z)).ok()?.into(),
-        7 => Segment::new(*pts.first()?, *pts.get(1)?).ok()?.into(),
-        8 => Triangle::new(*pts.first()?, *pts.get(1)?, *pts.get(2)?)
-            .ok()?
-            .into(),
-        9 => PointShape::new(*pts.first()?).ok()?.into(),
-        10 => ConvexPolyhedron::new(pts).ok()?.into(),
-        _ if depth == 0 => {
-            let inner = RawShape {
-                kind: r.kind / 12,
-                sizes: r.sizes,
-                points: r.points.clone(),
-                rounding: 0,
-            };
-            RoundedShape::new(shape(&inner, 1)?, size(r.rounding))
-                .ok()?
-                .into()
-        }
-        _ => return None,
-    };
-    Some(s)
-}
-
-fn pose(r: &RawPose, scale: Real) -> Option<Pose> {
-    let (a, b, c, d) = r.quat;
-    let q = Rotation::from_xyzw(a as Real, b as Real, c as Real, d as Real);
-    let q = if q.length() > 0.0 {
-        q.normalize()
-    } else {
-        Rotation::IDENTITY
-    };
-    let (x, y, z) = r.offset;
-    Pose::new(
-        q,
-        Vector::new(x as Real, y as Real, z as Real) * (scale / 32.0),
-    )
-    .ok()
-}
+mod raw;
+use raw::{pose, shape, RawPose, RawShape};
 
 /// The largest extent of the shape along `n` (world frame), by its support map.
 fn h(s: &Shape, pose: &Pose, n: Vector) -> Real {
