@@ -55,18 +55,20 @@ use crate::support::SupportMap;
 use crate::tolerance;
 
 /// How many distance queries conservative advancement runs at most.
-pub const MAX_STEPS: u32 = 256;
+pub const MAX_STEPS: u32 = 512;
 
 /// The distance above the target at which conservative advancement stops, relative to
 /// the smaller bounding radius of the two shapes (but at least a thousandth of the
-/// larger): 1e-5 (f32) or 1e-9 (f64). Above GJK's own relative tolerance, so that every
-/// step's distance is meaningful.
+/// larger): 1e-5 (f32) or 1e-7 (f64). Above GJK's own relative tolerance, so that every
+/// step's distance is meaningful; in f64 it is also what keeps the linear convergence of
+/// a turning pair within [`MAX_STEPS`] (the rotation bound `‖ω × n‖ ρ` overestimates the
+/// approach of a ball spinning about its centre, for one, by the whole term).
 #[cfg(not(minkowski_f64))]
 pub const REL_TOLERANCE: Real = 1e-5;
 /// The distance above the target at which conservative advancement stops, relative to
-/// the smaller bounding radius (see the f32 build's notes): 1e-5 (f32) or 1e-9 (f64).
+/// the smaller bounding radius (see the f32 build's notes): 1e-5 (f32) or 1e-7 (f64).
 #[cfg(minkowski_f64)]
-pub const REL_TOLERANCE: Real = 1e-9;
+pub const REL_TOLERANCE: Real = 1e-7;
 
 /// The separation of A and B along the unit axis `n` (world frame, from A towards B):
 /// `min n·B − max n·A` (length; a lower bound on their distance when positive).

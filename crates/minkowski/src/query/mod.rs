@@ -45,6 +45,7 @@ mod cast;
 pub mod compound;
 mod contact;
 mod context;
+pub mod cw;
 pub mod dispatch;
 pub mod epa;
 pub mod feature;
@@ -54,6 +55,7 @@ mod pair;
 mod point;
 mod polytope;
 mod ray;
+pub mod sat;
 pub mod simplex;
 
 #[doc(inline)]
