@@ -716,6 +716,52 @@ fn peer_regressions_translated() {
             hit.toi
         );
     }
+    // parry's `ball_triangle_toi` in our numbers: a ball falling onto a triangle's face,
+    // and one falling past its edge.
+    let tri = Shape::from(
+        minkowski::shape::Triangle::new(
+            Vector::new(-1.0, 0.0, -1.0),
+            Vector::new(1.0, 0.0, -1.0),
+            Vector::new(0.0, 0.0, 1.0),
+        )
+        .unwrap(),
+    );
+    let fall = |x: Real| {
+        CastInput::new(
+            ShapePair::new(
+                &tri,
+                Pose::IDENTITY,
+                &ball,
+                Pose::from_translation(Vector::new(x, 3.0, 0.0)).unwrap(),
+            ),
+            Motion::ZERO,
+            Motion::linear(Vector::new(0.0, -1.0, 0.0)),
+        )
+    };
+    let onto = cast_shapes(&fall(0.0), &opts).unwrap();
+    assert!(onto.hit && (onto.toi - 2.5).abs() < 1e-5 && (onto.normal - Vector::Y).length() < 1e-5);
+    assert!(!cast_shapes(&fall(2.0), &opts).unwrap().hit);
+    // parry's `cuboid_ray_cast` in our numbers: a unit box hit from each of its six sides
+    // and along a diagonal, with the exact entry times and face normals.
+    let cube = Shape::from(Cuboid::new(Vector::splat(1.0)).unwrap());
+    for axis in 0..3 {
+        for sign in [-1.0 as Real, 1.0] {
+            let mut n = Vector::ZERO;
+            n[axis] = sign;
+            let ray = Ray::new(n * 4.0, -n * 2.0);
+            let h = cast_ray(&cube, &Pose::IDENTITY, &ray, &RayOptions::default())
+                .unwrap()
+                .hit
+                .unwrap();
+            assert_eq!((h.toi, h.normal), (1.5, n));
+        }
+    }
+    let diag = Ray::new(Vector::splat(3.0), Vector::splat(-1.0));
+    let h = cast_ray(&cube, &Pose::IDENTITY, &diag, &RayOptions::default())
+        .unwrap()
+        .hit
+        .unwrap();
+    assert!((h.toi - 2.0).abs() < 1e-6 && (h.point - Vector::splat(1.0)).length() < 1e-5);
     // Jolt's ray tests in our numbers: a ray from inside a solid box hits at 0, a
     // hollow one where it leaves.
     let b = Shape::from(Cuboid::new(Vector::new(1.0, 2.0, 3.0)).unwrap());
