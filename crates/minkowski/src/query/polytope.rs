@@ -6,10 +6,10 @@
 //! neighbours across its three edges, its outward unit normal `n` and plane offset
 //! `d = n · x`. Three operations:
 //!
-//! * **best face** ([`Polytope::nearest_face`]): the live face nearest the origin, from
-//!   a priority queue keyed by plane offset (a lower bound of the distance to the
-//!   triangle), with the exact distance to the triangle computed only for the
-//!   front-runner; removed faces and stale keys are skipped when they come up;
+//! * **best face** ([`Polytope::nearest_face`]): the live face nearest the origin, by a
+//!   linear scan of the live faces' keys, each the plane offset (a lower bound of the
+//!   distance to the triangle) until the face is the front-runner, when the exact
+//!   distance to the triangle is computed;
 //! * **expand** ([`Polytope::expand`]): add a support point `w`: remove the connected
 //!   patch of faces that `w` is not clearly below, found by a depth-first walk over
 //!   adjacency from the face it was found for, whose boundary (the *horizon*) comes out
@@ -43,37 +43,21 @@ pub(crate) struct Face {
     /// Whether `key` is the triangle distance (computed lazily for the front-runner).
     exact: bool,
     alive: bool,
+    /// Where the face's entry is in the live-face list (while alive).
+    slot: u32,
     /// Last expansion pass that visited this face.
     pass: u32,
 }
 
-/// A heap entry: a face and the key it had when queued, ordered nearest first.
-#[derive(Debug, Clone, Copy)]
-struct Ranked {
-    key: f64,
-    face: u32,
-}
-
-impl PartialEq for Ranked {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == core::cmp::Ordering::Equal
-    }
-}
-impl Eq for Ranked {}
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Ranked {
-    /// Reversed (the std heap is a max-heap): the least key is the greatest entry; ties
-    /// go to the older face, as the linear scan this replaces did.
-    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-        other
-            .key
-            .total_cmp(&self.key)
-            .then_with(|| other.face.cmp(&self.face))
-    }
+/// A face's place in the selection order, as one integer: its key in the high bits,
+/// transformed as [`f64::total_cmp`] does (flip the magnitude bits of negative numbers)
+/// so that integers order as keys do, and the face's index in the low 32 bits, so that
+/// among equal keys the older face comes first. The scan for the nearest face then
+/// compares single integers, without branching on ties.
+fn rank(key: f64, face: u32) -> i128 {
+    let bits = key.to_bits() as i64;
+    let ordered = bits ^ (((bits >> 63) as u64) >> 1) as i64;
+    (i128::from(ordered) << 32) | i128::from(face)
 }
 
 /// The polytope and its scratch buffers (see the module documentation).
@@ -85,9 +69,9 @@ pub(crate) struct Polytope {
     faces: Vec<Face>,
     horizon: Vec<(u32, u8)>,
     stack: Vec<(u32, u8)>,
-    /// Faces by selection key, nearest first; entries of removed faces and keys that
-    /// changed since are skipped when they come up (lazy deletion).
-    queue: std::collections::BinaryHeap<Ranked>,
+    /// The live-face list, in any order (a removed face's entry is replaced by the last
+    /// one): each live face's rank, see [`rank`].
+    live: Vec<i128>,
     /// Expansion passes so far (marks the faces each pass visits).
     pass: u32,
     /// A point strictly inside the polytope for good (the first tetrahedron's centroid;
@@ -115,7 +99,7 @@ impl Polytope {
         faces: Vec::new(),
         horizon: Vec::new(),
         stack: Vec::new(),
-        queue: std::collections::BinaryHeap::new(),
+        live: Vec::new(),
         pass: 0,
         interior: DVec3::ZERO,
     };
@@ -127,7 +111,7 @@ impl Polytope {
         self.verts.clear();
         self.wide.clear();
         self.faces.clear();
-        self.queue.clear();
+        self.live.clear();
         self.pass = 0;
         for p in pts {
             self.push_vertex(p);
@@ -187,29 +171,35 @@ impl Polytope {
 
     /// The live face nearest the origin, by the distance from the origin to the
     /// triangle (Bullet's EPA ranks its faces the same way), or `None` when no face is
-    /// left (only reachable through non-finite arithmetic).
+    /// left (only reachable through non-finite arithmetic). Ties go to the oldest face.
     ///
     /// On a convex polytope that is the face with the least plane offset, which the
     /// origin projects into; ranking by the triangle keeps a sliver face, whose plane
     /// passes near the origin far from the triangle itself, from winning after
     /// rounding. The plane offset is a lower bound of the triangle distance, so the
     /// exact distance is only computed for the front-runner (usually once).
+    ///
+    /// A linear scan of the live-face list rather than a priority queue: EPA's polytope
+    /// has a few dozen live faces (about twice its vertices, bounded by
+    /// [`crate::query::epa::EpaOptions::max_vertices`]) and each expansion replaces a
+    /// handful of them, so one pass over a contiguous array of keys costs less than
+    /// a queue's pushes and the pops of its stale entries. Removed faces leave the
+    /// list as they are removed, so the scan never looks at a face record.
     pub fn nearest_face(&mut self) -> Option<u32> {
+        let (mut best, mut second) = least_two(&self.live)?;
         loop {
-            let mut best = None;
-            while let Some(r) = self.queue.pop() {
-                let f = &self.faces[r.face as usize];
-                // Skip removed faces and entries queued before the key changed.
-                if f.alive && f.key.total_cmp(&r.key).is_eq() {
-                    best = Some(r.face);
-                    break;
-                }
-            }
-            let f = best?;
+            let f = self.live[best] as u32;
             if self.faces[f as usize].exact {
                 return Some(f);
             }
-            self.settle_key(f as usize);
+            // The front-runner's key rises to the triangle distance; it still leads if
+            // it stays before the runner-up, else rank again.
+            let r = rank(self.settle_key(f as usize), f);
+            self.live[best] = r;
+            if second.is_none_or(|s| r < self.live[s]) {
+                return Some(f);
+            }
+            (best, second) = least_two(&self.live)?;
         }
     }
 
@@ -226,7 +216,7 @@ impl Polytope {
         self.push_vertex(w);
         self.horizon.clear();
         self.stack.clear();
-        self.faces[f as usize].alive = false;
+        self.remove(f);
         self.faces[f as usize].pass = pass;
         // Depth-first walk over the faces seen from w, in edge order so that the
         // horizon edges come out as one consecutive loop.
@@ -236,7 +226,7 @@ impl Polytope {
         while let Some((f, e)) = self.stack.pop() {
             let g = self.faces[f as usize].adj[e as usize];
             let ge = self.faces[f as usize].adj_edge[e as usize];
-            let gface = self.faces[g as usize];
+            let gface = &self.faces[g as usize];
             if gface.pass == pass {
                 continue;
             }
@@ -247,7 +237,7 @@ impl Polytope {
             // removing a face that w is slightly below only dents the polytope by at
             // most `vis_tol`, which `answer` handles.
             if gface.n.dot(ww) - gface.plane > -vis_tol {
-                self.faces[g as usize].alive = false;
+                self.remove(g);
                 self.faces[g as usize].pass = pass;
                 self.stack.push((g, (ge + 2) % 3));
                 self.stack.push((g, (ge + 1) % 3));
@@ -344,9 +334,10 @@ impl Polytope {
         Some((n, plane))
     }
 
-    /// Makes face `f`'s key exact: the plane offset when the origin projects inside the
-    /// triangle (or lies outside the plane), otherwise the distance to the nearest edge.
-    fn settle_key(&mut self, f: usize) {
+    /// Makes face `f`'s key exact, and returns it: the plane offset when the origin
+    /// projects inside the triangle (or lies outside the plane), otherwise the distance
+    /// to the nearest edge.
+    fn settle_key(&mut self, f: usize) -> f64 {
         let face = self.faces[f];
         let [a, b, c] = face.v.map(|i| self.wide[i as usize]);
         if face.plane >= 0.0 && projection_weights(a, b, c, face.n, face.plane).is_none() {
@@ -354,10 +345,7 @@ impl Polytope {
             self.faces[f].key = q.length().max(face.plane);
         }
         self.faces[f].exact = true;
-        self.queue.push(Ranked {
-            key: self.faces[f].key,
-            face: f as u32,
-        });
+        self.faces[f].key
     }
 
     fn add_face(&mut self, v: [u32; 3]) -> Option<u32> {
@@ -371,14 +359,27 @@ impl Polytope {
             key: plane,
             exact: plane < 0.0,
             alive: true,
+            slot: self.live.len() as u32,
             pass: 0,
         });
         let f = self.faces.len() as u32 - 1;
-        self.queue.push(Ranked {
-            key: plane,
-            face: f,
-        });
+        self.live.push(rank(plane, f));
         Some(f)
+    }
+
+    /// Marks face `f` removed and takes its entry out of the live-face list (the last
+    /// entry moves into its place). A face already removed is left as it is.
+    fn remove(&mut self, f: u32) {
+        let face = &mut self.faces[f as usize];
+        if !face.alive {
+            return;
+        }
+        face.alive = false;
+        let slot = face.slot as usize;
+        self.live.swap_remove(slot);
+        if let Some(&moved) = self.live.get(slot) {
+            self.faces[moved as u32 as usize].slot = slot as u32;
+        }
     }
 
     fn link(&mut self, f: u32, e: u8, g: u32, ge: u8) {
@@ -422,6 +423,22 @@ impl Polytope {
             combine(va.b, vb.b, vc.b),
         )
     }
+}
+
+/// Positions in the live-face list of the least and the second least rank, or `None`
+/// when the list is empty.
+fn least_two(live: &[i128]) -> Option<(usize, Option<usize>)> {
+    let mut best = (*live.first()?, 0);
+    let mut second = (i128::MAX, usize::MAX);
+    for (i, &r) in live.iter().enumerate().skip(1) {
+        if r < best.0 {
+            second = best;
+            best = (r, i);
+        } else if r < second.0 {
+            second = (r, i);
+        }
+    }
+    Some((best.1, (second.1 != usize::MAX).then_some(second.1)))
 }
 
 /// The point of the edges of triangle `abc` closest to the origin, with its barycentric
