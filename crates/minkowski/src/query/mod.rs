@@ -50,6 +50,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod feature;
 pub mod gjk;
+mod heightfield;
 pub mod manifold;
 mod pair;
 mod point;
@@ -69,6 +70,8 @@ pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
 };
+#[doc(inline)]
+pub use heightfield::cast_ray_heightfield;
 #[doc(inline)]
 pub use manifold::{manifold, manifold_with, Manifold, ManifoldPoint};
 #[doc(inline)]

@@ -31,6 +31,7 @@ mod cylinder;
 #[cfg(feature = "serde")]
 mod description;
 mod ellipsoid;
+pub mod heightfield;
 mod point;
 mod pyramid;
 mod rounded;
@@ -49,6 +50,7 @@ pub use cylinder::Cylinder;
 #[cfg(feature = "serde")]
 pub use description::{PartDescription, ShapeDescription};
 pub use ellipsoid::Ellipsoid;
+pub use heightfield::{HeightField, HeightFieldError};
 pub use point::PointShape;
 pub use pyramid::Pyramid;
 pub use rounded::RoundedShape;

@@ -1,0 +1,431 @@
+//! A depth-map heightfield (seed 004: terrain rendered top-down into a depth map, the
+//! height anywhere "four texture reads"): a regular grid of height samples, bilinear
+//! between them, with holes and a min/max block hierarchy.
+//!
+//! # Frame and surface
+//!
+//! Sample `[i][j]` (row `i` along local +z, column `j` along local +x) is the point
+//! `origin + (j · sx, h[i][j], i · sz)`. Over the cell `[j, j+1] × [i, i+1]` the surface
+//! is the bilinear patch of its four samples,
+//!
+//! ```text
+//! h(u, v) = h00 (1−u)(1−v) + h10 u (1−v) + h01 (1−u) v + h11 u v,   u, v ∈ [0, 1]
+//! ```
+//!
+//! (`u` along x, `v` along z; `h10` is the sample one column on, `h01` one row on), and
+//! the solid is `{(x, z) in the field's rectangle, y ≤ surface}`. A cell with a hole at
+//! any of its four samples is not part of the field (no surface, no solid).
+//!
+//! # The block hierarchy
+//!
+//! Level 0 holds each cell's lowest and highest sample; level `k` each block of
+//! `2^k × 2^k` cells, the bounds of its four children (Jolt's `HeightFieldShape` keeps
+//! the same kind of range pyramid). A query descends only into the blocks whose box —
+//! the block's rectangle times `[min, max]` — it can touch, so a ray over a 4096 × 4096
+//! field visits a few dozen blocks per level instead of sixteen million cells. A bilinear
+//! patch lies within its four samples' range (it is a convex combination of them), so
+//! the bounds are exact for the surface.
+
+use crate::math::{Point, Real, Vector};
+use std::path::Path;
+
+/// Why a heightfield could not be built or queried.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum HeightFieldError {
+    /// Fewer than 2 × 2 samples (no cell), or a row count and column count that do not
+    /// match the samples given.
+    #[error("heightfield needs at least 2 × 2 samples in full rows, got {rows} × {cols} for {len} samples")]
+    BadGrid {
+        /// Rows (along z).
+        rows: usize,
+        /// Columns (along x).
+        cols: usize,
+        /// Samples given.
+        len: usize,
+    },
+    /// A height is NaN, infinite or above the magnitude limit.
+    #[error("heightfield height [{row}][{col}] must be finite with magnitude <= {max:?}, got {value:?}", max = super::MAX_MAGNITUDE)]
+    BadHeight {
+        /// Row of the sample.
+        row: usize,
+        /// Column of the sample.
+        col: usize,
+        /// The value given.
+        value: Real,
+    },
+    /// A cell size that is not finite and positive, an origin or height scale out of
+    /// range, or a field whose extent exceeds the magnitude limit.
+    #[error("heightfield {field} must be {expected}, got {value:?}")]
+    BadParameter {
+        /// Which parameter.
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// The PNG image could not be read, is not grayscale, or is not 8 or 16 bits deep.
+    #[error("heightfield image {path}: {reason}")]
+    Image {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// `height_at` asked for a point outside the field's closed rectangle.
+    #[error("({x:?}, {z:?}) is outside the heightfield's rectangle [0, {width:?}] × [0, {depth:?}] (local x, z from its origin)")]
+    Outside {
+        /// Local x asked for (from the origin).
+        x: Real,
+        /// Local z asked for.
+        z: Real,
+        /// The field's extent along x.
+        width: Real,
+        /// Its extent along z.
+        depth: Real,
+    },
+}
+
+/// A regular grid of heights, bilinear between samples, with holes (see the module
+/// notes for the frame and the surface).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeightField {
+    rows: usize,
+    cols: usize,
+    /// Row-major heights, NaN at holes.
+    heights: Vec<Real>,
+    cell: [Real; 2],
+    origin: Point,
+    /// Per level, per block (row-major, `ceil(cells / 2^k)` per side): the lowest and
+    /// highest sample of its cells without holes (`+∞, −∞` when all are holes).
+    levels: Vec<Vec<[Real; 2]>>,
+    /// Blocks per side at each level: (rows, columns).
+    dims: Vec<(usize, usize)>,
+}
+
+impl HeightField {
+    /// A field of `rows × cols` samples (`samples[i * cols + j]` is row `i`, column `j`;
+    /// `None` is a hole), cells `cell_size = [sx, sz]` apart, sample `[0][0]` at
+    /// `origin` (local frame).
+    ///
+    /// # Errors
+    /// [`HeightFieldError::BadGrid`] (fewer than 2 × 2 samples, or a count mismatch),
+    /// [`HeightFieldError::BadHeight`] (NaN, infinite or too large), and
+    /// [`HeightFieldError::BadParameter`] for a cell size that is not finite and > 0,
+    /// an origin out of range, or an extent beyond [`super::MAX_MAGNITUDE`].
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        samples: &[Option<Real>],
+        cell_size: [Real; 2],
+        origin: Point,
+    ) -> Result<Self, HeightFieldError> {
+        if rows < 2 || cols < 2 || rows.checked_mul(cols) != Some(samples.len()) {
+            return Err(HeightFieldError::BadGrid {
+                rows,
+                cols,
+                len: samples.len(),
+            });
+        }
+        let max = super::MAX_MAGNITUDE;
+        for (field, v) in [("cell_size x", cell_size[0]), ("cell_size z", cell_size[1])] {
+            if !(v.is_finite() && v > 0.0 && v <= max) {
+                return Err(HeightFieldError::BadParameter {
+                    field,
+                    expected: "finite and > 0 (within the magnitude limit)",
+                    value: v,
+                });
+            }
+        }
+        for (field, v) in [
+            ("origin x", origin.x),
+            ("origin y", origin.y),
+            ("origin z", origin.z),
+        ] {
+            if !(v.is_finite() && v.abs() <= max) {
+                return Err(HeightFieldError::BadParameter {
+                    field,
+                    expected: "finite (within the magnitude limit)",
+                    value: v,
+                });
+            }
+        }
+        for (field, v) in [
+            (
+                "extent x",
+                origin.x.abs() + cell_size[0] * (cols - 1) as Real,
+            ),
+            (
+                "extent z",
+                origin.z.abs() + cell_size[1] * (rows - 1) as Real,
+            ),
+        ] {
+            if v.is_nan() || v > max {
+                return Err(HeightFieldError::BadParameter {
+                    field,
+                    expected: "within the magnitude limit",
+                    value: v,
+                });
+            }
+        }
+        let mut heights = Vec::with_capacity(samples.len());
+        for (k, s) in samples.iter().enumerate() {
+            match *s {
+                None => heights.push(Real::NAN),
+                Some(h) if h.is_finite() && (h + origin.y).abs() <= max => heights.push(h),
+                Some(h) => {
+                    return Err(HeightFieldError::BadHeight {
+                        row: k / cols,
+                        col: k % cols,
+                        value: h,
+                    })
+                }
+            }
+        }
+        let mut field = Self {
+            rows,
+            cols,
+            heights,
+            cell: cell_size,
+            origin,
+            levels: Vec::new(),
+            dims: Vec::new(),
+        };
+        field.build_levels();
+        Ok(field)
+    }
+
+    /// A field from a grayscale PNG depth map (8 or 16 bits per pixel): pixel row `i`
+    /// is sample row `i` (along z), pixel column `j` sample column `j`; a pixel of value
+    /// `p` (of at most `pmax`, 255 or 65535) is the height `p / pmax × height_scale`. No
+    /// holes.
+    ///
+    /// # Errors
+    /// [`HeightFieldError::Image`] for a file that cannot be read or decoded (truncated,
+    /// not a PNG), a colour image, or another bit depth; then as [`HeightField::new`].
+    pub fn from_png(
+        path: impl AsRef<Path>,
+        height_scale: Real,
+        cell_size: [Real; 2],
+        origin: Point,
+    ) -> Result<Self, HeightFieldError> {
+        let path = path.as_ref();
+        let image_err = |reason: String| HeightFieldError::Image {
+            path: path.display().to_string(),
+            reason,
+        };
+        if !(height_scale.is_finite() && height_scale.abs() <= super::MAX_MAGNITUDE) {
+            return Err(HeightFieldError::BadParameter {
+                field: "height_scale",
+                expected: "finite (within the magnitude limit)",
+                value: height_scale,
+            });
+        }
+        let file = std::fs::File::open(path).map_err(|e| image_err(e.to_string()))?;
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        // Keep 16-bit samples as they are (no stripping), expand nothing.
+        decoder.set_transformations(png::Transformations::IDENTITY);
+        let mut reader = decoder.read_info().map_err(|e| image_err(e.to_string()))?;
+        let info = reader.info();
+        let (width, height) = (info.width as usize, info.height as usize);
+        if info.color_type != png::ColorType::Grayscale {
+            return Err(image_err(format!(
+                "not a grayscale image (colour type {:?})",
+                info.color_type
+            )));
+        }
+        let depth = info.bit_depth;
+        if !matches!(depth, png::BitDepth::Eight | png::BitDepth::Sixteen) {
+            return Err(image_err(format!(
+                "{depth:?}-bit samples (8 or 16 are read)"
+            )));
+        }
+        let mut buf = vec![
+            0;
+            reader
+                .output_buffer_size()
+                .ok_or_else(|| image_err("image too large".into()))?
+        ];
+        let frame = reader
+            .next_frame(&mut buf)
+            .map_err(|e| image_err(e.to_string()))?;
+        let bytes = &buf[..frame.buffer_size()];
+        let samples: Vec<Option<Real>> = match depth {
+            png::BitDepth::Eight => bytes
+                .iter()
+                .map(|&p| Some(p as Real / 255.0 * height_scale))
+                .collect(),
+            _ => bytes
+                .chunks_exact(2)
+                .map(|c| Some(u16::from_be_bytes([c[0], c[1]]) as Real / 65535.0 * height_scale))
+                .collect(),
+        };
+        Self::new(height, width, &samples, cell_size, origin)
+    }
+
+    fn build_levels(&mut self) {
+        let (cr, cc) = (self.rows - 1, self.cols - 1);
+        let mut level = Vec::with_capacity(cr * cc);
+        for i in 0..cr {
+            for j in 0..cc {
+                level.push(self.cell_range(i, j));
+            }
+        }
+        let mut dims = vec![(cr, cc)];
+        let mut levels = vec![level];
+        while dims.last().is_some_and(|&(r, c)| r > 1 || c > 1) {
+            let (r, c) = *dims.last().unwrap_or(&(1, 1));
+            let (nr, nc) = (r.div_ceil(2), c.div_ceil(2));
+            let below = &levels[levels.len() - 1];
+            let mut next = vec![[Real::INFINITY, Real::NEG_INFINITY]; nr * nc];
+            for i in 0..r {
+                for j in 0..c {
+                    let b = below[i * c + j];
+                    let n = &mut next[(i / 2) * nc + j / 2];
+                    n[0] = n[0].min(b[0]);
+                    n[1] = n[1].max(b[1]);
+                }
+            }
+            levels.push(next);
+            dims.push((nr, nc));
+        }
+        self.levels = levels;
+        self.dims = dims;
+    }
+
+    /// The range of cell `(i, j)`'s four samples, or `[+∞, −∞]` for a cell with a hole.
+    fn cell_range(&self, i: usize, j: usize) -> [Real; 2] {
+        let c = self.corners(i, j);
+        if c.iter().any(|h| h.is_nan()) {
+            return [Real::INFINITY, Real::NEG_INFINITY];
+        }
+        [
+            c.iter().copied().fold(Real::INFINITY, Real::min),
+            c.iter().copied().fold(Real::NEG_INFINITY, Real::max),
+        ]
+    }
+
+    /// Cell `(i, j)`'s samples `[h00, h10, h01, h11]` (NaN at holes): `h10` one column
+    /// on (x), `h01` one row on (z).
+    pub(crate) fn corners(&self, i: usize, j: usize) -> [Real; 4] {
+        let k = i * self.cols + j;
+        [
+            self.heights[k],
+            self.heights[k + 1],
+            self.heights[k + self.cols],
+            self.heights[k + self.cols + 1],
+        ]
+    }
+
+    /// Number of sample rows (along z).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of sample columns (along x).
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The spacing of samples `[sx, sz]` (length units).
+    pub fn cell_size(&self) -> [Real; 2] {
+        self.cell
+    }
+
+    /// Where sample `[0][0]` is (local frame).
+    pub fn origin(&self) -> Point {
+        self.origin
+    }
+
+    /// The height stored at sample `[row][col]` (without the origin's y), `None` at a
+    /// hole or outside the grid.
+    pub fn sample(&self, row: usize, col: usize) -> Option<Real> {
+        if row >= self.rows || col >= self.cols {
+            return None;
+        }
+        let h = self.heights[row * self.cols + col];
+        (!h.is_nan()).then_some(h)
+    }
+
+    /// The field's extent from its origin: `[(cols − 1) sx, (rows − 1) sz]`.
+    pub fn extent(&self) -> [Real; 2] {
+        [
+            self.cell[0] * (self.cols - 1) as Real,
+            self.cell[1] * (self.rows - 1) as Real,
+        ]
+    }
+
+    /// The local y of the surface above `(x, z)` (local frame, the origin included):
+    /// bilinear interpolation of the four samples around it; `Ok(None)` over a cell
+    /// with a hole. A point on a cell boundary takes the cell before it on each axis
+    /// only when it is the field's last row or column (the surface is continuous, so
+    /// the two neighbours agree there).
+    ///
+    /// # Errors
+    /// [`HeightFieldError::Outside`] for a point outside the field's closed rectangle
+    /// (beyond the rounding of its edges: 4 ε of their coordinates), or a NaN coordinate.
+    pub fn height_at(&self, x: Real, z: Real) -> Result<Option<Real>, HeightFieldError> {
+        let (lx, lz) = (x - self.origin.x, z - self.origin.z);
+        let [w, d] = self.extent();
+        // The rectangle's edges as the caller computes them (origin + extent) may round
+        // past it by a few units in the last place: that much is still on the edge.
+        let slack = |e: Real, o: Real| 4.0 * crate::math::EPSILON * (e + o.abs());
+        let (sx, sz) = (slack(w, self.origin.x), slack(d, self.origin.z));
+        if !((-sx..=w + sx).contains(&lx) && (-sz..=d + sz).contains(&lz)) {
+            return Err(HeightFieldError::Outside {
+                x: lx,
+                z: lz,
+                width: w,
+                depth: d,
+            });
+        }
+        let (lx, lz) = (lx.clamp(0.0, w), lz.clamp(0.0, d));
+        let (j, u) = split(lx / self.cell[0], self.cols - 1);
+        let (i, v) = split(lz / self.cell[1], self.rows - 1);
+        let [h00, h10, h01, h11] = self.corners(i, j);
+        let h = bilinear(h00, h10, h01, h11, u, v);
+        Ok((!h.is_nan()).then_some(h + self.origin.y))
+    }
+
+    /// The level count of the block hierarchy (level 0: cells).
+    pub(crate) fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Blocks per side at `level`: (rows, columns).
+    pub(crate) fn level_dims(&self, level: usize) -> (usize, usize) {
+        self.dims[level]
+    }
+
+    /// Block `(i, j)`'s sample range at `level` (`[+∞, −∞]` when it has no cell).
+    pub(crate) fn block_range(&self, level: usize, i: usize, j: usize) -> [Real; 2] {
+        self.levels[level][i * self.dims[level].1 + j]
+    }
+
+    /// The local box of the whole field (`None` when every cell is a hole).
+    pub fn local_bounds(&self) -> Option<(Point, Point)> {
+        let top = self.levels.last()?.first()?;
+        if top[0] > top[1] {
+            return None;
+        }
+        let [w, d] = self.extent();
+        Some((
+            self.origin + Vector::new(0.0, top[0], 0.0),
+            self.origin + Vector::new(w, top[1], d),
+        ))
+    }
+}
+
+/// `t` (in cells, ≥ 0) as a cell index below `cells` and the fraction in it: the last
+/// cell takes its far boundary.
+fn split(t: Real, cells: usize) -> (usize, Real) {
+    let k = (t.floor() as usize).min(cells - 1);
+    (k, (t - k as Real).clamp(0.0, 1.0))
+}
+
+/// The bilinear patch of `h00, h10, h01, h11` at `(u, v)`.
+pub(crate) fn bilinear(h00: Real, h10: Real, h01: Real, h11: Real, u: Real, v: Real) -> Real {
+    let a = h00 + (h10 - h00) * u;
+    let b = h01 + (h11 - h01) * u;
+    a + (b - a) * v
+}
