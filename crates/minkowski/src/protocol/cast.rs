@@ -6,6 +6,7 @@
 //! {"query": "cast", "a": .., "pose_a": .., "vel_a": [..], "b": .., "pose_b": .., "vel_b": [..],
 //!  "max_toi": t, "target_distance": s, "ang_vel_a": [..], "ang_vel_b": [..]}
 //! {"query": "project", "shape": .., "pose": .., "point": [..]}
+//! {"query": "height_at", "shape": {"type": "heightfield", ..}, "x": x, "z": z}
 //! ```
 //!
 //! Every vector is world frame; `max_toi` defaults to infinity, `target_distance` to 0,
@@ -20,7 +21,7 @@ use crate::query::compound::{self, Collider};
 use crate::query::{
     self, CastError, CastStart, Motion, QueryOptions, QueryStatus, Ray, RayOptions,
 };
-use crate::shape::Shape;
+use crate::shape::{HeightField, Shape};
 use crate::{Pose, Real, Vector};
 
 fn query_err(m: String) -> LineError {
@@ -68,6 +69,167 @@ fn collider(q: &Map<String, Value>, name: &str) -> Result<Collider, LineError> {
     parse_collider(v, name)
 }
 
+/// Parses a `heightfield` object: `heights` (rows along local z of columns along x,
+/// `null` for a hole) or `png` (a grayscale depth map) with `height_scale`;
+/// `cell_size: [sx, sz]`; optional `origin`.
+///
+/// # Errors
+/// [`ErrorKind::InvalidShape`] naming the bad field, or the field's own error.
+pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError> {
+    let shape_err = |m: String| err(ErrorKind::InvalidShape, m);
+    let obj = v
+        .as_object()
+        .ok_or_else(|| shape_err(format!("'{name}' must be a heightfield object")))?;
+    let cell = match obj.get("cell_size").and_then(Value::as_array) {
+        Some(a) if a.len() == 2 => {
+            let x = a[0].as_f64();
+            let z = a[1].as_f64();
+            match (x, z) {
+                (Some(x), Some(z)) => [x as Real, z as Real],
+                _ => {
+                    return Err(shape_err(
+                        "heightfield cell_size must be [sx, sz] (2 numbers)".into(),
+                    ))
+                }
+            }
+        }
+        _ => return Err(shape_err("heightfield needs 'cell_size': [sx, sz]".into())),
+    };
+    let origin = match obj.get("origin") {
+        None | Some(Value::Null) => Vector::ZERO,
+        Some(o) => vec3(o, "heightfield origin", |m| err(ErrorKind::InvalidShape, m))?,
+    };
+    let field = match (obj.get("heights"), obj.get("png")) {
+        (Some(rows), None) => {
+            let rows = rows
+                .as_array()
+                .ok_or_else(|| shape_err("heightfield heights must be an array of rows".into()))?;
+            let cols = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
+            let mut samples = Vec::with_capacity(rows.len() * cols);
+            for (i, row) in rows.iter().enumerate() {
+                let row = row.as_array().filter(|r| r.len() == cols).ok_or_else(|| {
+                    shape_err(format!(
+                        "heightfield heights[{i}] must be an array of {cols} numbers or nulls"
+                    ))
+                })?;
+                for (j, h) in row.iter().enumerate() {
+                    samples.push(match h {
+                        Value::Null => None,
+                        Value::Number(n) => Some(n.as_f64().unwrap_or(f64::NAN) as Real),
+                        _ => {
+                            return Err(shape_err(format!(
+                                "heightfield heights[{i}][{j}] must be a number or null"
+                            )))
+                        }
+                    });
+                }
+            }
+            HeightField::new(rows.len(), cols, &samples, cell, origin)
+        }
+        (None, Some(Value::String(path))) => {
+            let scale = obj
+                .get("height_scale")
+                .and_then(Value::as_f64)
+                .ok_or_else(|| shape_err("heightfield png needs a number 'height_scale'".into()))?;
+            HeightField::from_png(path, scale as Real, cell, origin)
+        }
+        _ => {
+            return Err(shape_err(
+                "heightfield needs exactly one of 'heights' (rows of numbers or nulls) and 'png' (a path)"
+                    .into(),
+            ))
+        }
+    };
+    field.map_err(|e| shape_err(e.to_string()))
+}
+
+/// What a ray is cast at: a convex shape or compound, or a heightfield.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RayTarget {
+    /// A convex shape or a compound.
+    Collider(Collider),
+    /// A heightfield.
+    HeightField(Box<HeightField>),
+}
+
+fn ray_target(q: &Map<String, Value>) -> Result<RayTarget, LineError> {
+    let v = q
+        .get("shape")
+        .ok_or_else(|| query_err("missing shape 'shape'".into()))?;
+    if v.get("type").and_then(Value::as_str) == Some("heightfield") {
+        return parse_heightfield(v, "shape").map(|h| RayTarget::HeightField(Box::new(h)));
+    }
+    parse_collider(v, "shape").map(RayTarget::Collider)
+}
+
+/// A `height_at` line, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeightAtRequest {
+    /// The field (`shape`).
+    pub field: HeightField,
+    /// Local x.
+    pub x: Real,
+    /// Local z.
+    pub z: Real,
+}
+
+impl HeightAtRequest {
+    /// Parses a `height_at` object.
+    ///
+    /// # Errors
+    /// The first bad field, as the tool reports it.
+    pub fn parse(q: &Map<String, Value>) -> Result<Self, LineError> {
+        let v = q
+            .get("shape")
+            .ok_or_else(|| query_err("missing shape 'shape' (a heightfield)".into()))?;
+        if v.get("type").and_then(Value::as_str) != Some("heightfield") {
+            return Err(err(
+                ErrorKind::InvalidShape,
+                "'shape' of a height_at query must be a heightfield",
+            ));
+        }
+        let field = parse_heightfield(v, "shape")?;
+        let coord = |name: &str| match q.get(name).and_then(Value::as_f64) {
+            Some(x) if x.is_finite() => Ok(x as Real),
+            _ => Err(query_err(format!("'{name}' must be a finite number"))),
+        };
+        Ok(Self {
+            field,
+            x: coord("x")?,
+            z: coord("z")?,
+        })
+    }
+
+    /// The height there.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidQuery`] for a point outside the field's rectangle.
+    pub fn answer(&self) -> Result<HeightAtAnswer, LineError> {
+        match self.field.height_at(self.x, self.z) {
+            Ok(Some(h)) => Ok(HeightAtAnswer {
+                height: Some(h as f64),
+                hole: None,
+            }),
+            Ok(None) => Ok(HeightAtAnswer {
+                height: None,
+                hole: Some(true),
+            }),
+            Err(e) => Err(query_err(e.to_string())),
+        }
+    }
+}
+
+/// The answer to a `height_at` line: `height`, or `hole: true`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HeightAtAnswer {
+    /// The surface's local y there (origin included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// Present (true) over a hole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hole: Option<bool>,
+}
+
 fn cast_err(e: CastError) -> LineError {
     query_err(e.to_string())
 }
@@ -75,8 +237,8 @@ fn cast_err(e: CastError) -> LineError {
 /// A `ray` line, parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RayRequest {
-    /// The shape (`shape`, convex or a compound), in its local frame.
-    pub shape: Collider,
+    /// The shape (`shape`: convex, a compound or a heightfield), in its local frame.
+    pub shape: RayTarget,
     /// Its pose (`pose`).
     pub pose: Pose,
     /// The ray (`origin`, `dir`; world frame).
@@ -91,7 +253,7 @@ impl RayRequest {
     /// # Errors
     /// The first bad field, as the tool reports it.
     pub fn parse(q: &Map<String, Value>) -> Result<Self, LineError> {
-        let shape = collider(q, "shape")?;
+        let shape = ray_target(q)?;
         let pose = parse_pose(q.get("pose"), "pose")?;
         let ray = Ray::new(field(q, "origin")?, field(q, "dir")?);
         let max_toi = number(q, "max_toi", Real::INFINITY)?;
@@ -118,8 +280,17 @@ impl RayRequest {
     /// # Errors
     /// [`ErrorKind::InvalidQuery`] for a zero direction.
     pub fn answer(&self) -> Result<RayAnswer, LineError> {
-        let part = compound::cast_ray(&self.shape, &self.pose, &self.ray, &self.options)
-            .map_err(cast_err)?;
+        let part = match &self.shape {
+            RayTarget::Collider(c) => {
+                compound::cast_ray(c, &self.pose, &self.ray, &self.options).map_err(cast_err)?
+            }
+            RayTarget::HeightField(h) => compound::PartAnswer {
+                answer: query::cast_ray_heightfield(h, &self.pose, &self.ray, &self.options)
+                    .map_err(cast_err)?,
+                part_a: None,
+                part_b: None,
+            },
+        };
         let r = part.answer;
         Ok(RayAnswer {
             hit: r.hit.is_some(),

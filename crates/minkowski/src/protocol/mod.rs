@@ -506,7 +506,7 @@ impl QueryRequest {
                 ErrorKind::InvalidQuery,
                 format!(
                     "unknown query '{}' (expected intersects, distance, closest_points, \
-                     contact, manifold, ray, cast or project)",
+                     contact, manifold, ray, cast, project or height_at)",
                     truncate(kind, 64)
                 ),
             ));
@@ -850,6 +850,8 @@ pub enum Answer {
     Cast(cast::CastAnswer),
     /// To a `project` query.
     Project(cast::ProjectAnswer),
+    /// To a `height_at` query.
+    HeightAt(cast::HeightAtAnswer),
 }
 
 impl Answer {
@@ -876,6 +878,7 @@ impl Answer {
             Answer::Ray(a) => a.is_finite(),
             Answer::Cast(a) => a.is_finite(),
             Answer::Project(a) => a.is_finite(),
+            Answer::HeightAt(a) => a.height.is_none_or(f64::is_finite),
         }
     }
 }
@@ -891,6 +894,7 @@ pub fn answer(q: &Map<String, Value>) -> Result<Answer, LineError> {
         Some("ray") => Answer::Ray(cast::RayRequest::parse(q)?.answer()?),
         Some("cast") => Answer::Cast(cast::CastRequest::parse(q)?.answer()?),
         Some("project") => Answer::Project(cast::ProjectRequest::parse(q)?.answer()?),
+        Some("height_at") => Answer::HeightAt(cast::HeightAtRequest::parse(q)?.answer()?),
         _ => QueryRequest::parse(q)?.answer(),
     };
     if !answer.is_finite() {
