@@ -72,15 +72,29 @@ impl Aabb {
         )
     }
 
+    /// The box grown by `half_extents` (lengths, `>= 0`) along each axis: the set of
+    /// centres of boxes of those half extents that meet this one.
+    pub fn grown(&self, half_extents: Vector) -> Self {
+        Self::new(self.mins - half_extents, self.maxs + half_extents)
+    }
+
     /// Where the ray `origin + t · dir`, `t ∈ [0, max_t]`, first meets the closed box:
     /// the entry parameter `t` (0 when the origin is inside), or `None` if it misses.
     /// `dir` need not be unit length (`t` is in units of `dir`); zero components are
-    /// handled (the ray is then parallel to that slab).
+    /// handled (the ray is then parallel to that slab). See also [`Aabb::ray_span`].
     pub fn ray_entry(&self, origin: Vector, dir: Vector, max_t: Real) -> Option<Real> {
+        self.ray_span(origin, dir, max_t).map(|s| s.0)
+    }
+
+    /// The times `(t_in, t_out)`, `0 <= t_in <= t_out <= max_t`, during which the ray
+    /// `origin + t · dir` is in the closed box (units of `dir`), or `None` if it is not
+    /// for any `t ∈ [0, max_t]`. A NaN in the input gives `None`.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN goes to the miss branch
+    pub fn ray_span(&self, origin: Vector, dir: Vector, max_t: Real) -> Option<(Real, Real)> {
         let (mut t0, mut t1) = (0.0 as Real, max_t);
         for k in 0..3 {
             if dir[k] == 0.0 {
-                if origin[k] < self.mins[k] || origin[k] > self.maxs[k] {
+                if !(origin[k] >= self.mins[k] && origin[k] <= self.maxs[k]) {
                     return None;
                 }
                 continue;
@@ -95,11 +109,11 @@ impl Aabb {
             }
             t0 = t0.max(a);
             t1 = t1.min(b);
-            if t0 > t1 {
+            if !(t0 <= t1) {
                 return None;
             }
         }
-        Some(t0)
+        Some((t0, t1))
     }
 
     /// Whether the two closed boxes overlap (touching counts).

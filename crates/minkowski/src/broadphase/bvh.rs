@@ -552,4 +552,51 @@ impl BroadPhase for DynamicTree {
     fn aabb(&self, id: u32) -> Option<Aabb> {
         self.leaf(id).map(|_| self.boxes[id as usize])
     }
+
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(u32)) {
+        DynamicTree::query_aabb(self, aabb, f);
+    }
+
+    /// A descent that takes the nearer child first and skips nodes entered after the
+    /// time bound.
+    fn query_ray(&self, sweep: &super::BoxSweep, f: &mut dyn FnMut(u32, Real) -> Real) {
+        if self.root == NULL {
+            return;
+        }
+        let mut limit = sweep.max_t;
+        let Some(t) = sweep.entry(&self.nodes[self.root as usize].aabb) else {
+            return;
+        };
+        let mut stack = vec![(self.root, t)];
+        while let Some((i, t)) = stack.pop() {
+            if t > limit {
+                continue;
+            }
+            let n = &self.nodes[i as usize];
+            if n.is_leaf() {
+                if let Some(t) = sweep.entry(&self.boxes[n.id as usize]) {
+                    if t <= limit {
+                        limit = limit.min(f(n.id, t));
+                    }
+                }
+                continue;
+            }
+            let enter = |c: u32| sweep.entry(&self.nodes[c as usize].aabb).map(|t| (c, t));
+            match (enter(n.left), enter(n.right)) {
+                (Some(l), Some(r)) => {
+                    // The nearer one on top.
+                    let (near, far) = if l.1 <= r.1 { (l, r) } else { (r, l) };
+                    stack.push(far);
+                    stack.push(near);
+                }
+                (Some(c), None) | (None, Some(c)) => stack.push(c),
+                (None, None) => {}
+            }
+        }
+    }
+
+    /// The root's box (fat: it holds every object's box).
+    fn bounds(&self) -> Option<Aabb> {
+        (self.root != NULL).then(|| self.nodes[self.root as usize].aabb)
+    }
 }

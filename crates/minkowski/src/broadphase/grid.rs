@@ -77,6 +77,9 @@ struct Entry {
     level: u8,
     /// Where it sits within its corner cell's run: see [`slot_code`].
     code: u8,
+    /// Whether the entry changed since the last filing (then the filing's copy, if
+    /// any, is out of date and queries test it from [`Grid::moved`]).
+    stale: bool,
 }
 
 /// Sub-slots of a cell's run, by which of the cell's upper faces the box crosses along
@@ -217,6 +220,13 @@ pub struct Grid {
     pair_scratch: Vec<(u32, u32)>,
     counts: Vec<u32>,
     parallel: bool,
+    /// Objects inserted or moved since the last filing (each once), for queries.
+    moved: Vec<u32>,
+    /// Per id: whether it is in `moved`.
+    listed: Vec<bool>,
+    /// A box containing every object's box (grown as objects arrive, recomputed at
+    /// each pair pass), `None` before the first.
+    bounds: Option<Aabb>,
 }
 
 /// One level's objects filed by corner cell.
@@ -306,6 +316,9 @@ impl Grid {
             pair_scratch: Vec::new(),
             counts: Vec::new(),
             parallel: true,
+            moved: Vec::new(),
+            listed: Vec::new(),
+            bounds: None,
         }
     }
 
@@ -340,7 +353,17 @@ impl Grid {
             lo,
             level,
             code,
+            stale: true,
         });
+        let i = id as usize;
+        if self.listed.len() <= i {
+            self.listed.resize(i + 1, false);
+        }
+        if !self.listed[i] {
+            self.listed[i] = true;
+            self.moved.push(id);
+        }
+        self.bounds = Some(self.bounds.map_or(aabb, |b| b.merged(&aabb)));
     }
 
     #[cold]
@@ -894,8 +917,11 @@ impl BroadPhase for Grid {
         for level in &mut self.levels {
             level.order.clear();
         }
-        for (id, e) in self.objects.iter().enumerate() {
+        let mut bounds: Option<Aabb> = None;
+        for (id, e) in self.objects.iter_mut().enumerate() {
             let Some(e) = e else { continue };
+            e.stale = false;
+            bounds = Some(bounds.map_or(e.aabb, |b| b.merged(&e.aabb)));
             let k = e.level as usize;
             self.levels[k]
                 .order
@@ -904,6 +930,11 @@ impl BroadPhase for Grid {
         for level in &mut self.levels {
             level.file(&self.objects);
         }
+        // Every entry is filed now.
+        for id in self.moved.drain(..) {
+            self.listed[id as usize] = false;
+        }
+        self.bounds = bounds;
         for (i, level) in self.levels.iter().enumerate() {
             if level.order.is_empty() {
                 continue;
@@ -924,6 +955,46 @@ impl BroadPhase for Grid {
 
     fn aabb(&self, id: u32) -> Option<Aabb> {
         self.get(id).map(|e| e.aabb)
+    }
+
+    /// At each level, the filed objects whose corner cell lies in the cells the box
+    /// covers or one below (a filed box spans at most two cells per axis), then the
+    /// objects inserted or moved since the filing.
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(u32)) {
+        let lo0 = cell_of(self.inv_cell, aabb.mins);
+        let hi0 = cell_of(self.inv_cell, aabb.maxs);
+        let objects = &self.objects;
+        for (k, level) in self.levels.iter().enumerate() {
+            if level.filed.is_empty() {
+                continue;
+            }
+            let lo = shifted(lo0, shift(k)).map(|c| c.saturating_sub(1));
+            let hi = shifted(hi0, shift(k));
+            level.visit(lo, hi, &mut |p| {
+                let id = level.filed[p].id();
+                if let Some(Some(e)) = objects.get(id as usize) {
+                    if !e.stale && e.aabb.intersects(aabb) {
+                        f(id);
+                    }
+                }
+            });
+        }
+        for &id in &self.moved {
+            if let Some(e) = self.get(id) {
+                if e.stale && e.aabb.intersects(aabb) {
+                    f(id);
+                }
+            }
+        }
+    }
+
+    /// Box queries along the sweep, a level-0 cell at a time.
+    fn query_ray(&self, sweep: &super::BoxSweep, f: &mut dyn FnMut(u32, Real) -> Real) {
+        super::sweep_by_boxes(self, self.cell_size, sweep, f);
+    }
+
+    fn bounds(&self) -> Option<Aabb> {
+        self.bounds
     }
 }
 

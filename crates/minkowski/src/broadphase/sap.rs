@@ -69,6 +69,10 @@ pub struct SweepAndPrune {
     /// spares the hash lookup on the many separating swaps of far-apart boxes.
     moving: Option<(u32, Aabb)>,
     len: usize,
+    /// Per axis, at least the largest extent `max − min` of any box (raised as boxes
+    /// arrive or grow, recomputed at each pair pass): a box meeting a query starts at
+    /// most this far before it.
+    reach: [Real; 3],
 }
 
 impl SweepAndPrune {
@@ -85,6 +89,13 @@ impl SweepAndPrune {
     pub fn drain_events(&mut self) -> std::vec::Drain<'_, PairEvent> {
         self.flush();
         self.events.drain(..)
+    }
+
+    /// Raises the per-axis reach to cover `b`.
+    fn reach_over(&mut self, b: &Aabb) {
+        for k in 0..3 {
+            self.reach[k] = self.reach[k].max(extent(b, k));
+        }
     }
 
     fn get(&self, id: u32) -> Option<&(Aabb, [[u32; 2]; 3])> {
@@ -272,6 +283,12 @@ impl SweepAndPrune {
     }
 }
 
+/// A box's extent along axis `k`, rounded up (so that `max − extent <= min` holds in
+/// floating point too, with the slack the query adds).
+fn extent(b: &Aabb, k: usize) -> Real {
+    (b.maxs[k] - b.mins[k]) * (1.0 + 4.0 * crate::math::EPSILON)
+}
+
 impl BroadPhase for SweepAndPrune {
     fn insert(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
         check_aabb(id, &aabb)?;
@@ -284,6 +301,7 @@ impl BroadPhase for SweepAndPrune {
         super::grow_to(&mut self.objects, id, None)?;
         self.objects[id as usize] = Some((aabb, [[u32::MAX; 2]; 3]));
         self.pending.push(id);
+        self.reach_over(&aabb);
         self.len += 1;
         Ok(())
     }
@@ -294,6 +312,7 @@ impl BroadPhase for SweepAndPrune {
         }
         check_aabb(id, &aabb)?;
         self.flush();
+        self.reach_over(&aabb);
         let pos = {
             let o = self.objects[id as usize].as_mut().expect("checked above");
             self.moving = Some((id, o.0));
@@ -345,6 +364,13 @@ impl BroadPhase for SweepAndPrune {
 
     fn overlapping_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         self.flush();
+        let mut reach = [0.0; 3];
+        for (b, _) in self.objects.iter().flatten() {
+            for (k, r) in reach.iter_mut().enumerate() {
+                *r = extent(b, k).max(*r);
+            }
+        }
+        self.reach = reach;
         out.clear();
         out.extend(self.pairs.iter().map(|k| ((k >> 32) as u32, *k as u32)));
         out.sort_unstable();
@@ -356,5 +382,75 @@ impl BroadPhase for SweepAndPrune {
 
     fn aabb(&self, id: u32) -> Option<Aabb> {
         self.get(id).map(|o| o.0)
+    }
+
+    /// On the axis where it is shortest, the run of end points from the query's start
+    /// less the reach to its end: every box meeting the query starts in it. Objects
+    /// inserted since the last pair pass (not yet in the lists) are tested one by one.
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(u32)) {
+        for &id in &self.pending {
+            if let Some((b, _)) = self.get(id) {
+                if b.intersects(aabb) {
+                    f(id);
+                }
+            }
+        }
+        let run = |k: usize| {
+            let ends = &self.axes[k];
+            let lo = aabb.mins[k] - self.reach[k];
+            let lo = lo - 4.0 * crate::math::EPSILON * lo.abs();
+            let hi = aabb.maxs[k];
+            let i0 = ends.partition_point(|e| e.value < lo);
+            let i1 = ends.partition_point(|e| e.value <= hi);
+            (i0, i1.max(i0))
+        };
+        let Some((k, (i0, i1))) = (0..3)
+            .map(|k| (k, run(k)))
+            .min_by_key(|(_, (i0, i1))| i1 - i0)
+        else {
+            return;
+        };
+        for e in &self.axes[k][i0..i1] {
+            if e.is_max() {
+                continue;
+            }
+            if let Some((b, _)) = self.get(e.id()) {
+                if b.intersects(aabb) {
+                    f(e.id());
+                }
+            }
+        }
+    }
+
+    /// Box queries along the sweep, each about as long as the largest box extent.
+    fn query_ray(&self, sweep: &super::BoxSweep, f: &mut dyn FnMut(u32, Real) -> Real) {
+        let stretch = self.reach.iter().copied().fold(0.0, Real::max);
+        super::sweep_by_boxes(self, stretch, sweep, f);
+    }
+
+    /// The first and last end points of each axis, and the boxes of pending objects.
+    fn bounds(&self) -> Option<Aabb> {
+        let mut out: Option<Aabb> = None;
+        if let (Some(x0), Some(y0), Some(z0)) = (
+            self.axes[0].first(),
+            self.axes[1].first(),
+            self.axes[2].first(),
+        ) {
+            let (x1, y1, z1) = (
+                self.axes[0][self.axes[0].len() - 1],
+                self.axes[1][self.axes[1].len() - 1],
+                self.axes[2][self.axes[2].len() - 1],
+            );
+            out = Some(Aabb::new(
+                crate::math::Vector::new(x0.value, y0.value, z0.value),
+                crate::math::Vector::new(x1.value, y1.value, z1.value),
+            ));
+        }
+        for &id in &self.pending {
+            if let Some((b, _)) = self.get(id) {
+                out = Some(out.map_or(*b, |o| o.merged(b)));
+            }
+        }
+        out
     }
 }

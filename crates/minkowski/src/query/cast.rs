@@ -505,8 +505,9 @@ impl ShapeCast {
 }
 
 /// The first time two moving shapes come within `target_distance` of each other: a
-/// linear shape cast when neither rotates ([GJK ray casting](self) on the cores), else
-/// conservative advancement ([`crate::query::advancement`]).
+/// linear shape cast when neither rotates (GJK ray casting on the cores, as the notes
+/// of `query/cast.rs` derive), else conservative advancement
+/// ([`crate::query::advancement`]).
 ///
 /// Frames: poses, velocities and every output in the world frame; times in the
 /// velocities' time unit. See [`ShapeCast`] for the outcomes, including the shapes that

@@ -40,14 +40,134 @@
 //! (one 64-byte line in f32, all that a move reads and writes), and the narrow phase
 //! reads the objects of 64 pairs before querying any, so that the cache misses of
 //! scattered objects overlap (`docs/scene.md`).
+//!
+//! # Groups, user data, scene queries
+//!
+//! Each object carries [`CollisionGroups`] (two objects interact iff each one's
+//! memberships meet the other's filter; pairs that do not interact are never tested nor
+//! reported) and a `u64` of user data, set at insertion ([`World::insert_with`]) or later.
+//! The world answers scene queries through its broad phase ([`World::cast_ray`],
+//! [`World::cast_ray_all`], [`World::cast_shape`], [`World::intersect_point`],
+//! [`World::intersect_aabb`]), each with a [`QueryFilter`]: see [`queries`].
+//!
+//! # Continuous collision
+//!
+//! An object flagged fast ([`World::set_continuous`]) is swept between updates: its
+//! moves since the last update are taken as one motion from the pose it had then (its
+//! *start*) to its pose now, at constant linear and angular velocity over `t ∈ [0, 1]`
+//! (the shortest rotation between the two). Its broad-phase box covers the whole motion:
+//! the union of its boxes at the start and now, or, when it turns, the union of the
+//! boxes of its bounding ball at both ends (a turning shape can leave both end boxes; it
+//! never leaves the ball about its moving origin). A pair with a fast object that is not
+//! in contact at the new poses is then cast from the start poses
+//! ([`compound::cast_colliders`], conservative advancement when a convex object turns);
+//! a compound is swept by its translation only, at its start rotation. A cast that
+//! comes within the contact margin at some `t` (having started apart) reports the pair
+//! as in contact, with [`WorldContact::toi`] `= Some(t)` and the contact computed at the
+//! poses of that time, through the usual started / ongoing / stopped events. So a thin
+//! wall is never tunnelled by a fast object, whatever its speed; objects not flagged
+//! fast are tested at their new poses only.
 
 use crate::bounding::Aabb;
 use crate::broadphase::{pair_key, BroadPhase, DynamicTree, Grid, SweepAndPrune};
 use crate::math::{Pose, Real, Vector, EPSILON};
 use crate::query::compound::{self, Collider, PartCaches};
 use crate::query::gjk::GjkCache;
-use crate::query::{self, Contact, QueryOptions};
+use crate::query::{self, CastStart, Contact, Motion, QueryOptions};
 use crate::tolerance::SLACK;
+
+pub mod queries;
+
+pub use queries::{QueryFilter, SceneRayHit, SceneShapeHit, ShapeCastOptions};
+
+/// Which objects interact (rapier's convention): object X is a member of the groups
+/// whose bits are set in `memberships`, and interacts with the members of the groups
+/// set in `filter`. Two objects interact iff each one's memberships intersect the other's
+/// filter ([`interacts_with`](Self::interacts_with)). The default, [`ALL`](Self::ALL),
+/// is a member of every group and interacts with every group.
+///
+/// Used for the world's contact pairs (pairs that do not interact are never tested nor
+/// reported) and for scene queries (a [`QueryFilter`]'s groups against each object's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CollisionGroups {
+    /// The groups this object is a member of (one bit per group).
+    pub memberships: u32,
+    /// The groups this object interacts with.
+    pub filter: u32,
+}
+
+impl CollisionGroups {
+    /// Member of every group, interacts with every group (the default).
+    pub const ALL: CollisionGroups = CollisionGroups {
+        memberships: u32::MAX,
+        filter: u32::MAX,
+    };
+
+    /// Member of no group, interacts with none: never in a pair, never found by a query.
+    pub const NONE: CollisionGroups = CollisionGroups {
+        memberships: 0,
+        filter: 0,
+    };
+
+    /// Groups with these memberships and this filter.
+    pub const fn new(memberships: u32, filter: u32) -> Self {
+        Self {
+            memberships,
+            filter,
+        }
+    }
+
+    /// Whether the two interact: `self.memberships & other.filter != 0` and
+    /// `other.memberships & self.filter != 0` (symmetric).
+    pub const fn interacts_with(&self, other: &CollisionGroups) -> bool {
+        self.memberships & other.filter != 0 && other.memberships & self.filter != 0
+    }
+}
+
+impl Default for CollisionGroups {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// What an object is inserted with besides its shape and pose
+/// ([`World::insert_with`]); each can be changed later.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ObjectOptions {
+    /// Its collision groups (default [`CollisionGroups::ALL`]); see
+    /// [`World::set_groups`].
+    pub groups: CollisionGroups,
+    /// The caller's data, handed back by [`World::user_data`] and to query predicates
+    /// (default 0); see [`World::set_user_data`].
+    pub user_data: u64,
+    /// Whether its moves are swept (continuous collision, default false); see
+    /// [`World::set_continuous`].
+    pub continuous: bool,
+}
+
+/// A fast object's sweep state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sweep {
+    /// Where the object's motion starts: its pose at the last update (once it has moved
+    /// since; before, the start of the last update's sweep).
+    from: Pose,
+    /// No move since the last update: the next move starts from the pose it has now.
+    settled: bool,
+}
+
+/// An object's data beside its shape and place.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Extra {
+    user_data: u64,
+    sweep: Option<Sweep>,
+}
+
+impl Extra {
+    const NONE: Extra = Extra {
+        user_data: 0,
+        sweep: None,
+    };
+}
 
 /// A handle to an object of a [`World`]: an index and a generation, so that a handle to a
 /// removed object never names its successor in the same slot.
@@ -113,6 +233,12 @@ pub struct WorldContact {
     pub part_a: Option<u32>,
     /// For a compound B, the part in contact.
     pub part_b: Option<u32>,
+    /// For a pair with a fast object ([`World::set_continuous`]) found by its sweep: the
+    /// time of impact `t ∈ [0, 1]` (fraction of the motion since the last update) at which
+    /// the two came within the contact margin, and then `contact` is computed at the
+    /// poses of that time (`start + t · motion`), not the current ones. `None` for a
+    /// contact at the current poses.
+    pub toi: Option<Real>,
 }
 
 /// How a pair's contact changed in the last [`World::update`].
@@ -200,15 +326,25 @@ struct Placed<'a> {
     shape: &'a Collider,
     pose: Pose,
     radius: Real,
+    /// For a fast object, where its sweep starts.
+    from: Option<Pose>,
 }
 
-/// The object in slot `i`, placed; `None` for an empty slot.
-fn placed<'a>(slots: &'a [Slot], places: &[Place], i: usize) -> Option<Placed<'a>> {
+/// The object in slot `i`, placed; `None` for an empty slot. `extras` only when some
+/// object is fast (to read its sweep start).
+fn placed<'a>(
+    slots: &'a [Slot],
+    places: &[Place],
+    extras: Option<&[Extra]>,
+    i: usize,
+) -> Option<Placed<'a>> {
     let p = &places[i];
+    let from = extras.and_then(|e| e[i].sweep).map(|s| s.from);
     slots[i].shape.as_ref().map(|shape| Placed {
         shape,
         pose: p.pose,
         radius: p.radius,
+        from,
     })
 }
 
@@ -287,6 +423,16 @@ pub struct World {
     /// Per slot: the object's place (a vacant place for a free slot).
     places: Vec<Place>,
     free: Vec<u32>,
+    /// Per slot: the object's collision groups (apart from the rest: the pair filter
+    /// reads them for every broad-phase pair).
+    groups: Vec<CollisionGroups>,
+    /// Per slot: user data and sweep state.
+    extras: Vec<Extra>,
+    /// The fast objects' slots, in no order.
+    fast: Vec<u32>,
+    /// Whether some object has had groups other than [`CollisionGroups::ALL`] (until
+    /// then the pair filter is skipped).
+    any_groups: bool,
     broad: Box<dyn BroadPhase + Send>,
     options: WorldOptions,
     /// Broad-phase pairs of the last update with their states, sorted by key.
@@ -323,6 +469,10 @@ impl World {
             slots: Vec::new(),
             places: Vec::new(),
             free: Vec::new(),
+            groups: Vec::new(),
+            extras: Vec::new(),
+            fast: Vec::new(),
+            any_groups: false,
             broad,
             options: WorldOptions {
                 contact_margin: if options.contact_margin.is_finite() {
@@ -350,7 +500,9 @@ impl World {
     }
 
     /// Adds an object — a convex [`Shape`](crate::shape::Shape) or a
-    /// [`Compound`](crate::shape::Compound) — and returns its handle.
+    /// [`Compound`](crate::shape::Compound) — at `pose` (local to world), with the
+    /// default [`ObjectOptions`] (all groups, user data 0, not fast), and returns its
+    /// handle. See [`insert_with`](Self::insert_with).
     ///
     /// # Errors
     /// [`WorldError::InvalidPose`], [`WorldError::Full`].
@@ -358,6 +510,20 @@ impl World {
         &mut self,
         shape: impl Into<Collider>,
         pose: Pose,
+    ) -> Result<ObjectHandle, WorldError> {
+        self.insert_with(shape, pose, ObjectOptions::default())
+    }
+
+    /// Adds an object at `pose` (local to world) with its groups, user data and fast
+    /// flag, and returns its handle. A fast object's first sweep starts at `pose`.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidPose`], [`WorldError::Full`] (nothing is added).
+    pub fn insert_with(
+        &mut self,
+        shape: impl Into<Collider>,
+        pose: Pose,
+        options: ObjectOptions,
     ) -> Result<ObjectHandle, WorldError> {
         let shape = shape.into();
         let local = shape.local_aabb();
@@ -371,6 +537,8 @@ impl World {
                 self.slots.push(Slot { shape: None });
                 self.places.push(Place::vacant(0));
                 self.motion.push(Real::INFINITY);
+                self.groups.push(CollisionGroups::ALL);
+                self.extras.push(Extra::NONE);
                 (self.slots.len() - 1) as u32
             }
         };
@@ -388,10 +556,143 @@ impl World {
         self.slots[index as usize].shape = Some(shape);
         // A new object: no pair of this slot has a separation to carry.
         self.motion[index as usize] = Real::INFINITY;
-        Ok(ObjectHandle {
+        self.groups[index as usize] = options.groups;
+        self.any_groups |= options.groups != CollisionGroups::ALL;
+        self.extras[index as usize] = Extra {
+            user_data: options.user_data,
+            sweep: None,
+        };
+        let h = ObjectHandle {
             index,
             generation: place.generation,
-        })
+        };
+        if options.continuous {
+            self.start_sweeps(index);
+        }
+        Ok(h)
+    }
+
+    /// Makes slot `i` fast, its sweep starting where it is.
+    fn start_sweeps(&mut self, i: u32) {
+        let from = self.places[i as usize].pose;
+        self.extras[i as usize].sweep = Some(Sweep {
+            from,
+            settled: true,
+        });
+        self.fast.push(i);
+    }
+
+    /// The broad-phase box of slot `i` at `pose` (its current pose, or the one it is
+    /// being moved to): a fast object's covers its motion from its sweep's start.
+    fn box_at(&self, i: usize, pose: &Pose) -> Result<Aabb, WorldError> {
+        let p = &self.places[i];
+        let from = self.extras[i]
+            .sweep
+            .map(|s| if s.settled { p.pose } else { s.from });
+        motion_box(
+            &p.local,
+            p.radius,
+            from.as_ref(),
+            pose,
+            self.options.contact_margin,
+        )
+    }
+
+    /// The object's collision groups.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn groups(&self, h: ObjectHandle) -> Result<CollisionGroups, WorldError> {
+        self.place(h)?;
+        Ok(self.groups[h.index as usize])
+    }
+
+    /// Sets the object's collision groups. Its pairs follow from the next
+    /// [`update`](Self::update) (a pair in contact that stops interacting is reported
+    /// stopped then); scene queries see them at once.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn set_groups(
+        &mut self,
+        h: ObjectHandle,
+        groups: CollisionGroups,
+    ) -> Result<(), WorldError> {
+        self.place(h)?;
+        self.groups[h.index as usize] = groups;
+        self.any_groups |= groups != CollisionGroups::ALL;
+        Ok(())
+    }
+
+    /// The object's user data.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn user_data(&self, h: ObjectHandle) -> Result<u64, WorldError> {
+        self.place(h)?;
+        Ok(self.extras[h.index as usize].user_data)
+    }
+
+    /// Sets the object's user data (any value: the world only hands it back, and to
+    /// query predicates).
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn set_user_data(&mut self, h: ObjectHandle, data: u64) -> Result<(), WorldError> {
+        self.place(h)?;
+        self.extras[h.index as usize].user_data = data;
+        Ok(())
+    }
+
+    /// Whether the object is fast (its moves are swept).
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`].
+    pub fn is_continuous(&self, h: ObjectHandle) -> Result<bool, WorldError> {
+        self.place(h)?;
+        Ok(self.extras[h.index as usize].sweep.is_some())
+    }
+
+    /// Flags the object fast (continuous collision, see the module notes) or not. Turned
+    /// on, its next sweep starts at the pose it has now; turned off, its box shrinks to
+    /// its current pose's and its moves are no longer swept. Setting the flag it already
+    /// has changes nothing.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`]; [`WorldError::InvalidPose`] if its box at the current
+    /// pose overflows (not reached for a valid object).
+    pub fn set_continuous(&mut self, h: ObjectHandle, on: bool) -> Result<(), WorldError> {
+        self.place(h)?;
+        let i = h.index as usize;
+        match (self.extras[i].sweep.is_some(), on) {
+            (false, true) => self.start_sweeps(h.index),
+            (true, false) => {
+                self.extras[i].sweep = None;
+                self.fast.retain(|&k| k != h.index);
+                let p = &self.places[i];
+                let b = self.world_box(&p.local, &p.pose)?;
+                self.broad
+                    .update(h.index, b)
+                    .map_err(|_| WorldError::InvalidPose)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Every live object: its handle, shape and pose, by slot index.
+    pub fn iter(&self) -> impl Iterator<Item = (ObjectHandle, &Collider, &Pose)> + '_ {
+        self.slots
+            .iter()
+            .zip(&self.places)
+            .enumerate()
+            .filter_map(|(i, (s, p))| {
+                let h = ObjectHandle {
+                    index: i as u32,
+                    generation: p.generation,
+                };
+                s.shape.as_ref().map(|shape| (h, shape, &p.pose))
+            })
     }
 
     fn place(&self, h: ObjectHandle) -> Result<&Place, WorldError> {
@@ -404,13 +705,15 @@ impl World {
     /// [`WorldError::StaleHandle`], [`WorldError::InvalidPose`] (the object stays put).
     pub fn set_pose(&mut self, h: ObjectHandle, pose: Pose) -> Result<(), WorldError> {
         let p = self.place(h)?;
-        let aabb = self.world_box(&p.local, &pose)?;
+        let aabb = self.box_at(h.index as usize, &pose)?;
         let moved = motion_bound(&p.pose, &pose, p.radius);
+        let old = p.pose;
         self.broad
             .update(h.index, aabb)
             .map_err(|_| WorldError::InvalidPose)?;
         self.places[h.index as usize].pose = pose;
         self.motion[h.index as usize] += moved;
+        unsettle(&mut self.extras[h.index as usize], &old);
         Ok(())
     }
 
@@ -425,9 +728,19 @@ impl World {
     pub fn set_poses(&mut self, moves: &[(ObjectHandle, Pose)]) -> Result<(), (usize, WorldError)> {
         let mut boxes = std::mem::take(&mut self.boxes_buf);
         let (places, margin) = (&self.places, self.options.contact_margin);
+        let extras = &self.extras;
         let placed = |&(h, pose): &(ObjectHandle, Pose)| -> Result<(Aabb, Real), WorldError> {
             let p = place_of(places, h)?;
-            let aabb = object_box(&p.local, &pose, margin)?;
+            let aabb = match extras[h.index as usize].sweep {
+                // A fast object's box covers its motion from the start of its sweep (its
+                // pose now if it has not moved since the last update). Moved twice in
+                // the batch, the last move's box counts, from the same start.
+                Some(s) => {
+                    let from = if s.settled { p.pose } else { s.from };
+                    motion_box(&p.local, p.radius, Some(&from), &pose, margin)?
+                }
+                None => object_box(&p.local, &pose, margin)?,
+            };
             Ok((aabb, motion_bound(&p.pose, &pose, p.radius)))
         };
         map_maybe_parallel(moves, self.options.parallel, &placed, &mut boxes);
@@ -441,6 +754,12 @@ impl World {
         }
         // The broad phase and the objects are apart: on two threads, when the world is
         // parallel, each takes one.
+        if !self.fast.is_empty() {
+            for &(h, _) in moves {
+                let old = self.places[h.index as usize].pose;
+                unsettle(&mut self.extras[h.index as usize], &old);
+            }
+        }
         let (broad, places, motion) = (&mut self.broad, &mut self.places, &mut self.motion);
         let to_broad = || {
             for (&(h, _), b) in moves.iter().zip(&boxes) {
@@ -476,6 +795,11 @@ impl World {
         self.places[i] = Place::vacant(h.generation.wrapping_add(1));
         self.free.push(h.index);
         self.motion[i] = Real::INFINITY;
+        self.groups[i] = CollisionGroups::ALL;
+        if self.extras[i].sweep.is_some() {
+            self.fast.retain(|&k| k != h.index);
+        }
+        self.extras[i] = Extra::NONE;
         Ok(shape)
     }
 
@@ -503,8 +827,21 @@ impl World {
     /// and events.
     pub fn update(&mut self) {
         let t0 = std::time::Instant::now();
+        // A fast object that has not moved since the last update sweeps nothing.
+        for &i in &self.fast {
+            let pose = self.places[i as usize].pose;
+            if let Some(s) = self.extras[i as usize].sweep.as_mut() {
+                if s.settled {
+                    s.from = pose;
+                }
+            }
+        }
         let mut pairs = std::mem::take(&mut self.pairs_buf);
         self.broad.overlapping_pairs(&mut pairs);
+        if self.any_groups {
+            let groups = &self.groups;
+            pairs.retain(|&(a, b)| groups[a as usize].interacts_with(&groups[b as usize]));
+        }
         let t1 = std::time::Instant::now();
         // Carry the states of pairs that persist (both lists sorted by key); the narrow
         // phase lowers their separations by how far their objects may have moved.
@@ -527,9 +864,11 @@ impl World {
         let mut results = std::mem::take(&mut self.results);
         // Every entry is written by the narrow phase: no need to clear the old ones.
         results.resize(work.len(), None);
+        let extras = (!self.fast.is_empty()).then_some(&self.extras[..]);
         let skipped = run_narrow(
             &self.slots,
             &self.places,
+            extras,
             &self.motion,
             &self.options,
             &mut work,
@@ -541,7 +880,7 @@ impl World {
             std::mem::replace(&mut self.contacts, std::mem::take(&mut self.spare_contacts));
         self.contacts.clear();
         for ((k, _), r) in work.iter().zip(&results) {
-            if let Some(((c, part_a, part_b), [ga, gb])) = *r {
+            if let Some(((c, part_a, part_b, toi), [ga, gb])) = *r {
                 let a = ObjectHandle {
                     index: (*k >> 32) as u32,
                     generation: ga,
@@ -556,6 +895,7 @@ impl World {
                     contact: c,
                     part_a,
                     part_b,
+                    toi,
                 });
             }
         }
@@ -589,6 +929,21 @@ impl World {
                 j += 1;
             }
         }
+        // Fast objects: the next sweep starts where they are now, and their boxes shrink
+        // back to their poses' (the sweeps of this update stay readable for `verify`).
+        for k in 0..self.fast.len() {
+            let i = self.fast[k] as usize;
+            let Some(s) = self.extras[i].sweep.as_mut() else {
+                continue;
+            };
+            s.settled = true;
+            if s.from != self.places[i].pose {
+                let p = &self.places[i];
+                if let Ok(b) = object_box(&p.local, &p.pose, self.options.contact_margin) {
+                    let _ = self.broad.update(i as u32, b);
+                }
+            }
+        }
         self.pair_caches = work;
         self.spare_caches = old;
         self.results = results;
@@ -618,7 +973,8 @@ impl World {
         self.timings
     }
 
-    /// The broad-phase pairs of the last update, as object index pairs `(a, b)`, `a < b`.
+    /// The broad-phase pairs of the last update whose objects interact (their
+    /// [`CollisionGroups`]), as object index pairs `(a, b)`, `a < b`.
     pub fn broad_pairs(&self) -> Vec<(u32, u32)> {
         self.pair_caches
             .iter()
@@ -627,18 +983,23 @@ impl World {
     }
 
     /// Every pair in contact now, by an all-pairs narrow phase (O(n²), cold GJK): the
-    /// reference [`update`](Self::update)'s contacts are checked against. Pairs as object
-    /// index pairs `(a, b)`, `a < b`, sorted, with their contacts (`None` without
-    /// contact details).
+    /// reference [`update`](Self::update)'s contacts are checked against. Only pairs
+    /// that interact ([`CollisionGroups`]); a pair with a fast object is swept as the
+    /// last update swept it. Pairs as object index pairs `(a, b)`, `a < b`, sorted, with
+    /// their contacts (`None` without contact details).
     pub fn brute_force_contacts(&self) -> Vec<((u32, u32), Option<Contact>)> {
+        let extras = Some(&self.extras[..]);
         let live: Vec<(u32, Placed<'_>)> = (0..self.slots.len())
-            .filter_map(|i| placed(&self.slots, &self.places, i).map(|o| (i as u32, o)))
+            .filter_map(|i| placed(&self.slots, &self.places, extras, i).map(|o| (i as u32, o)))
             .collect();
         let mut out = Vec::new();
         for (i, (a, oa)) in live.iter().enumerate() {
             for (b, ob) in &live[i + 1..] {
+                if !self.groups[*a as usize].interacts_with(&self.groups[*b as usize]) {
+                    continue;
+                }
                 let mut fresh = PairState::NEW;
-                if let Some((c, _, _)) = narrow_pair(oa, ob, &self.options, &mut fresh) {
+                if let Some((c, _, _, _)) = narrow_full(oa, ob, &self.options, &mut fresh) {
                     out.push(((*a, *b), c));
                 }
             }
@@ -652,7 +1013,9 @@ impl World {
     /// must equal an O(n²) test of every pair of world boxes, and the contacts must equal
     /// a cold narrow phase over those pairs (boxes are conservative, so no contact can
     /// hide outside them), except for pairs that touch within `touch_tolerance` (length
-    /// units), which warm- and cold-started GJK may round either way.
+    /// units), which warm- and cold-started GJK may round either way. Only pairs that
+    /// interact ([`CollisionGroups`]) count; fast objects' boxes and sweeps are those of
+    /// the last update (call it before moving objects again).
     ///
     /// # Errors
     /// A description of the first difference.
@@ -660,13 +1023,22 @@ impl World {
         let mut boxes = Vec::new();
         for (i, (s, p)) in self.slots.iter().zip(&self.places).enumerate() {
             if let Some(shape) = &s.shape {
-                let b = self
-                    .world_box(&shape.local_aabb(), &p.pose)
-                    .map_err(|e| e.to_string())?;
+                // A fast object's box covers the last update's sweep.
+                let from = self.extras[i].sweep.map(|s| s.from);
+                let b = motion_box(
+                    &shape.local_aabb(),
+                    p.radius,
+                    from.as_ref(),
+                    &p.pose,
+                    self.options.contact_margin,
+                )
+                .map_err(|e| e.to_string())?;
                 boxes.push((i as u32, b));
             }
         }
-        let want_pairs = crate::broadphase::brute_force_pairs(&boxes);
+        let mut want_pairs = crate::broadphase::brute_force_pairs(&boxes);
+        want_pairs
+            .retain(|&(a, b)| self.groups[a as usize].interacts_with(&self.groups[b as usize]));
         let got_pairs = self.broad_pairs();
         if want_pairs != got_pairs {
             let missing = want_pairs.iter().find(|p| !got_pairs.contains(p));
@@ -683,14 +1055,15 @@ impl World {
             .map(|c| (c.a.index, c.b.index))
             .collect();
         let mut want = Vec::new();
+        let extras = Some(&self.extras[..]);
         for &(a, b) in &want_pairs {
             let (oa, ob) = (
-                placed(&self.slots, &self.places, a as usize),
-                placed(&self.slots, &self.places, b as usize),
+                placed(&self.slots, &self.places, extras, a as usize),
+                placed(&self.slots, &self.places, extras, b as usize),
             );
             if let (Some(oa), Some(ob)) = (oa, ob) {
                 let mut fresh = PairState::NEW;
-                if narrow_pair(&oa, &ob, &self.options, &mut fresh).is_some() {
+                if narrow_full(&oa, &ob, &self.options, &mut fresh).is_some() {
                     want.push((a, b));
                 }
             }
@@ -700,8 +1073,8 @@ impl World {
         let extra = got.iter().filter(|p| want.binary_search(p).is_err());
         for p in missing.chain(extra) {
             let (oa, ob) = (
-                placed(&self.slots, &self.places, p.0 as usize).ok_or("stale pair")?,
-                placed(&self.slots, &self.places, p.1 as usize).ok_or("stale pair")?,
+                placed(&self.slots, &self.places, extras, p.0 as usize).ok_or("stale pair")?,
+                placed(&self.slots, &self.places, extras, p.1 as usize).ok_or("stale pair")?,
             );
             let c = compound::contact(oa.shape, &oa.pose, ob.shape, &ob.pose, &self.options.query)
                 .answer;
@@ -716,9 +1089,9 @@ impl World {
     }
 }
 
-/// A pair's narrow-phase answer: the contact (if details are on) and the compound parts
-/// involved.
-type Found = (Option<Contact>, Option<u32>, Option<u32>);
+/// A pair's narrow-phase answer: the contact (if details are on), the compound parts
+/// involved, and the time of impact of a swept contact.
+type Found = (Option<Contact>, Option<u32>, Option<u32>, Option<Real>);
 
 /// A pair found in contact, with the generations of its two objects: read with the
 /// objects in the narrow phase, so that naming the pair's handles afterwards does not
@@ -761,13 +1134,13 @@ fn narrow_pair(
                 let h = compound::intersects_with(sa, qa, sb, qb, q, Some(parts))?;
                 (h.part_a, h.part_b)
             };
-            return Some((None, pa, pb));
+            return Some((None, pa, pb, None));
         }
         if margin <= 0.0 {
             compound::intersects_with(sa, qa, sb, qb, q, Some(&mut *parts))?;
         }
         let c = compound::contact_with(sa, qa, sb, qb, q, Some(parts));
-        return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b));
+        return (c.answer.distance <= margin).then_some((Some(c.answer), c.part_a, c.part_b, None));
     };
     let cache = &mut state.cache;
     let apart =
@@ -784,10 +1157,124 @@ fn narrow_pair(
         let hit = apart.is_none()
             || query::distance_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache)).distance
                 <= margin;
-        return hit.then_some((None, None, None));
+        return hit.then_some((None, None, None, None));
     }
     let c = query::contact_with(sa, &a.pose, sb, &b.pose, &opts.query, Some(cache));
-    (c.distance <= margin).then_some((Some(c), None, None))
+    (c.distance <= margin).then_some((Some(c), None, None, None))
+}
+
+/// The narrow phase of one pair, swept when one of them is fast: [`narrow_pair`] at the
+/// current poses, then, if that finds no contact, [`sweep_pair`].
+fn narrow_full(
+    a: &Placed<'_>,
+    b: &Placed<'_>,
+    opts: &WorldOptions,
+    state: &mut PairState,
+) -> Option<Found> {
+    let now = narrow_pair(a, b, opts, state);
+    if now.is_some() || (a.from.is_none() && b.from.is_none()) {
+        return now;
+    }
+    sweep_pair(a, b, opts)
+}
+
+/// The motion from `from` to `to` over `t ∈ [0, 1]`: the translation, and for a convex
+/// shape the shortest rotation (a compound translates only).
+fn motion_between(from: &Pose, to: &Pose, convex: bool) -> Motion {
+    let linear = to.translation() - from.translation();
+    if !convex || from.rotation() == to.rotation() {
+        return Motion::linear(linear);
+    }
+    let mut turn = to.rotation() * from.rotation().inverse();
+    if turn.w < 0.0 {
+        turn = -turn;
+    }
+    let angular = turn.normalize().to_scaled_axis();
+    if angular.is_finite() {
+        Motion::new(linear, angular)
+    } else {
+        Motion::linear(linear)
+    }
+}
+
+/// The sweep of a pair with a fast object (see the module notes): the two cast from
+/// their sweep starts (a slow object stays at its current pose) to their current poses;
+/// a hit within the contact margin, having started apart, is a contact at the time of
+/// impact, computed at the poses of that time.
+fn sweep_pair(a: &Placed<'_>, b: &Placed<'_>, opts: &WorldOptions) -> Option<Found> {
+    let (fa, fb) = (a.from.unwrap_or(a.pose), b.from.unwrap_or(b.pose));
+    if fa == a.pose && fb == b.pose {
+        return None;
+    }
+    let convex = |c: &Collider| matches!(c, Collider::Convex(_));
+    let (ma, mb) = (
+        motion_between(&fa, &a.pose, convex(a.shape)),
+        motion_between(&fb, &b.pose, convex(b.shape)),
+    );
+    let q = &opts.query;
+    let cast = compound::cast_colliders(
+        a.shape,
+        &fa,
+        ma,
+        b.shape,
+        &fb,
+        mb,
+        1.0,
+        opts.contact_margin,
+        q,
+    )
+    .ok()?;
+    let c = cast.answer;
+    if !(c.hit && c.start == CastStart::Separated && c.toi <= 1.0) {
+        return None;
+    }
+    if !opts.contact_details {
+        return Some((None, cast.part_a, cast.part_b, Some(c.toi)));
+    }
+    let (pa, pb) = (ma.pose_at(&fa, c.toi), mb.pose_at(&fb, c.toi));
+    let at = compound::contact(a.shape, &pa, b.shape, &pb, q);
+    Some((Some(at.answer), at.part_a, at.part_b, Some(c.toi)))
+}
+
+/// Where a fast object's sweep should start once it moves from `old`: `old` itself if
+/// it had not moved since the last update.
+fn unsettle(extra: &mut Extra, old: &Pose) {
+    if let Some(s) = extra.sweep.as_mut() {
+        if s.settled {
+            s.from = *old;
+            s.settled = false;
+        }
+    }
+}
+
+/// The broad-phase box of an object (local box `local`, bounding radius `radius`) at
+/// `to`, covering its motion from `from` for a fast object: the union of the boxes at
+/// both poses when it does not turn, else of its bounding ball's boxes at both (the
+/// turning shape stays in the ball about its moving origin). Length units, world frame.
+fn motion_box(
+    local: &Aabb,
+    radius: Real,
+    from: Option<&Pose>,
+    to: &Pose,
+    margin: Real,
+) -> Result<Aabb, WorldError> {
+    let end = object_box(local, to, margin)?;
+    let Some(from) = from.filter(|f| *f != to) else {
+        return Ok(end);
+    };
+    let start = object_box(local, from, margin)?;
+    if from.rotation() == to.rotation() {
+        return Ok(start.merged(&end));
+    }
+    let ball = Aabb::new(Vector::splat(-radius), Vector::splat(radius));
+    let at = |p: &Pose| {
+        object_box(
+            &ball,
+            &Pose::from_parts(crate::math::Rotation::IDENTITY, p.translation()),
+            margin,
+        )
+    };
+    Ok(start.merged(&end).merged(&at(from)?).merged(&at(to)?))
 }
 
 /// `out = items.map(f)`, on rayon's pool when `parallel` (and the feature) is on.
@@ -835,6 +1322,7 @@ const BATCH: usize = 64;
 fn run_narrow(
     slots: &[Slot],
     places: &[Place],
+    extras: Option<&[Extra]>,
     motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
@@ -846,12 +1334,12 @@ fn run_narrow(
         return work
             .par_chunks_mut(BATCH)
             .zip(results.par_chunks_mut(BATCH))
-            .map(|(w, r)| narrow_batch(slots, places, motion, opts, w, r))
+            .map(|(w, r)| narrow_batch(slots, places, extras, motion, opts, w, r))
             .sum();
     }
     work.chunks_mut(BATCH)
         .zip(results.chunks_mut(BATCH))
-        .map(|(w, r)| narrow_batch(slots, places, motion, opts, w, r))
+        .map(|(w, r)| narrow_batch(slots, places, extras, motion, opts, w, r))
         .sum()
 }
 
@@ -863,6 +1351,7 @@ fn run_narrow(
 fn narrow_batch(
     slots: &[Slot],
     places: &[Place],
+    extras: Option<&[Extra]>,
     motion: &[Real],
     opts: &WorldOptions,
     work: &mut [(u64, PairState)],
@@ -879,7 +1368,10 @@ fn narrow_batch(
             skipped += 1;
             continue;
         }
-        if let (Some(oa), Some(ob)) = (placed(slots, places, a), placed(slots, places, b)) {
+        if let (Some(oa), Some(ob)) = (
+            placed(slots, places, extras, a),
+            placed(slots, places, extras, b),
+        ) {
             // Reading the shapes' boxes pulls their cache lines in with the poses'.
             std::hint::black_box((oa.shape.local_aabb(), ob.shape.local_aabb()));
             let generations = [places[a].generation, places[b].generation];
@@ -889,7 +1381,7 @@ fn narrow_batch(
     for (((_, state), o), r) in work.iter_mut().zip(&objects).zip(results) {
         *r = o
             .as_ref()
-            .and_then(|(pa, pb, g)| Some((narrow_pair(pa, pb, opts, state)?, *g)));
+            .and_then(|(pa, pb, g)| Some((narrow_full(pa, pb, opts, state)?, *g)));
     }
     skipped
 }
