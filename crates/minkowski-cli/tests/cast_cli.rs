@@ -247,3 +247,37 @@ fn random_lines_equal_the_library_answers() {
         assert!(got.get("error").is_none(), "{got}");
     }
 }
+
+#[test]
+fn heightfield_lines_answer_height_at_and_rays() {
+    let field = r#"{"type": "heightfield", "heights": [[0, 1, 2], [2, 3, null]], "cell_size": [1, 1], "origin": [1, 1, 1]}"#;
+    let lines: Vec<String> = vec![
+        // The middle of the first cell, origin included: (0 + 1 + 2 + 3)/4 + 1.
+        format!(r#"{{"id": 1, "query": "height_at", "shape": {field}, "x": 1.5, "z": 1.5}}"#),
+        // Over the second cell, which has a hole.
+        format!(r#"{{"id": 2, "query": "height_at", "shape": {field}, "x": 2.5, "z": 1.5}}"#),
+        // Outside the rectangle.
+        format!(r#"{{"id": 3, "query": "height_at", "shape": {field}, "x": 0.5, "z": 1.5}}"#),
+        // Straight down on the first cell's centre: the surface at 2.5, its normal
+        // along (−1, 1, −2).
+        format!(r#"{{"id": 4, "query": "ray", "shape": {field}, "origin": [1.5, 10, 1.5], "dir": [0, -1, 0]}}"#),
+        // Straight down on the hole: no hit.
+        format!(r#"{{"id": 5, "query": "ray", "shape": {field}, "origin": [2.5, 10, 1.5], "dir": [0, -1, 0]}}"#),
+        // Hostile: a 1 × 1 field, NaN written as a string, a colour or missing PNG.
+        r#"{"id": 6, "query": "height_at", "shape": {"type": "heightfield", "heights": [[0]], "cell_size": [1, 1]}, "x": 0, "z": 0}"#.to_string(),
+        r#"{"id": 7, "query": "height_at", "shape": {"type": "heightfield", "heights": [[0, "nan"], [0, 0]], "cell_size": [1, 1]}, "x": 0, "z": 0}"#.to_string(),
+        r#"{"id": 8, "query": "height_at", "shape": {"type": "heightfield", "png": "/nonexistent.png", "height_scale": 1, "cell_size": [1, 1]}, "x": 0, "z": 0}"#.to_string(),
+    ];
+    let out = answers(&lines);
+    assert_eq!(out[0]["height"], 2.5, "{}", out[0]);
+    assert_eq!(out[1]["hole"], true, "{}", out[1]);
+    assert_eq!(out[2]["error"]["kind"], "invalid_query", "{}", out[2]);
+    assert_eq!(out[3]["toi"], 7.5, "{}", out[3]);
+    let n = v3(&out[3]["normal"]);
+    let s = 6f64.sqrt();
+    assert!(close(n, [-1.0 / s, 1.0 / s, -2.0 / s], 1e-6), "{}", out[3]);
+    assert_eq!(out[4]["hit"], false, "{}", out[4]);
+    for a in &out[5..] {
+        assert_eq!(a["error"]["kind"], "invalid_shape", "{a}");
+    }
+}
