@@ -5,7 +5,9 @@
 extern crate minkowski_f64 as minkowski;
 
 use minkowski::query;
-use minkowski::shape::{ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use minkowski::shape::{
+    ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, Pyramid, RoundedShape, Shape,
+};
 use minkowski::support::SupportMap;
 use minkowski::{Pose, Real, Rotation, Vector};
 
@@ -292,5 +294,113 @@ fn touching_answer_has_a_normal_the_shapes_touch_along() {
             gap(c.normal * flip) >= -floor,
             "overlap along the normal: {c:?}"
         );
+    }
+}
+
+/// The extent of `s` placed at `p` along the world direction `d`, by its support map.
+fn extent(s: &Shape, p: &Pose, d: Vector) -> Real {
+    d.dot(p.transform_point(s.local_support(p.rotation().inverse() * d)))
+}
+
+/// The contact invariants, to `tol` (length): unit normal, bounds around the distance,
+/// `point_b − point_a = distance · normal`, the shapes' separation along the normal equal
+/// to the distance, and the distance within `tol` of `truth`.
+fn assert_contact(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, truth: Real, tol: Real) {
+    let c = query::contact(a, pa, b, pb);
+    assert!((c.normal.length() - 1.0).abs() < 1e-5, "{c:?}");
+    assert!(
+        c.lower_bound <= c.distance && c.distance <= c.upper_bound,
+        "{c:?}"
+    );
+    let residual = ((c.point_b - c.point_a) - c.normal * c.distance).length();
+    assert!(residual <= tol, "identity off by {residual}: {c:?}");
+    let separation = -extent(b, pb, -c.normal) - extent(a, pa, c.normal);
+    assert!(
+        (separation - c.distance).abs() <= tol,
+        "separation {separation} along the normal: {c:?}"
+    );
+    assert!(
+        (c.distance - truth).abs() <= tol,
+        "distance vs the exact {truth}: {c:?}"
+    );
+}
+
+/// Found by fuzzing (f64; seed
+/// `f64-concentric-ball-and-tiny-box-max-iterations`): a ball
+/// of radius 22.54 (an ellipsoid) round a concentric box of half side 1.06e-3. `A ⊖ B`
+/// is a ball swept over the box, and its least support value, the depth `r + e`, is
+/// attained only on the flat patches `2e` wide along the box's face normals. EPA cannot
+/// reach 1e-10 on a sphere with 2048 vertices and stopped at its bound 0.014 rad off a
+/// face normal; the refinement along the best normal moves by only `e / r` rad a step,
+/// and after its 32 steps answered with witnesses 1.5e-3 off `distance · normal`
+/// (tolerance 2.2e-6). The refinement now doubles its step while the support value
+/// falls, and lands on the face normal. Exact: depth `r + e` along the box's face
+/// normals; both orders, the box turned, and other sizes.
+#[test]
+fn concentric_ball_round_a_tiny_box_answers_along_a_face_normal() {
+    // f32: the refinement stops where B moved by `h n` touches A within rounding, which
+    // a normal off the face by θ does when `(e θ)² / 2r` is below it (seen: 3e-5 of r).
+    let rel = if cfg!(minkowski_f64) { 1e-9 } else { 1e-4 };
+    let turned = Pose::new(
+        Rotation::from_axis_angle(Vector::new(1.0, 2.0, 0.5).normalize(), 0.7),
+        Vector::ZERO,
+    )
+    .unwrap();
+    for (r, e) in [
+        (22.539339047347887, 0.001055672994233329),
+        (1.0, 0.01),
+        (300.0, 0.2),
+    ] {
+        let ball = Shape::from(Ellipsoid::new(Vector::splat(r as Real)).unwrap());
+        let cube = Shape::from(Cuboid::new(Vector::splat(e as Real)).unwrap());
+        let truth = -((r + e) as Real);
+        let tol = rel * r as Real;
+        for pose in [Pose::IDENTITY, turned] {
+            assert_contact(&ball, &Pose::IDENTITY, &cube, &pose, truth, tol);
+            assert_contact(&cube, &pose, &ball, &Pose::IDENTITY, truth, tol);
+        }
+    }
+}
+
+/// Found by fuzzing (f32; seed `segment-in-thin-disk-asymmetric`): a segment 2000 long
+/// (a pyramid with a zero base side and height) lying in a disk 1000 in radius and
+/// 2.8e-3 thick (an ellipsoid, turned). The exact depth is the disk's half thickness,
+/// 1.384e-3 across it, below f32's touching floor at this size (16 ε × 2000 = 3.8e-3).
+/// GJK ended on a segment 2.8e-3 long across the disk; EPA took its flatness floor from
+/// that segment alone (4e-9 instead of 3.8e-3), built a tetrahedron thinner than its
+/// own visibility tolerance, removed every face on the first expansion and answered
+/// 1000 deep along the disk's plane; the other order said touching. The floor now
+/// covers every support point seen, and a tetrahedron thinner than it is tested across
+/// its largest face: both orders answer flat (touching, within the floor, along the
+/// disk's normal) in f32, and the exact depth in f64.
+#[test]
+fn segment_in_a_thin_disk_gets_the_same_answer_in_both_orders() {
+    let disk = Shape::from(
+        RoundedShape::new(
+            Shape::from(Ellipsoid::new(Vector::new(0.0013841287, 1000.0, 1000.0)).unwrap()),
+            0.0,
+        )
+        .unwrap(),
+    );
+    let pd = Pose::new(
+        Rotation::from_xyzw(0.997857, 0.06543325, 0.0, 0.0).normalize(),
+        Vector::ZERO,
+    )
+    .unwrap();
+    let segment = Shape::from(Pyramid::new(Vector::new(0.0, 0.0, 1000.0)).unwrap());
+    let axis = pd.transform_vector(Vector::X);
+    let truth = -0.0013841287;
+    // f32: the touching floor at σ = 2000; f64: the fuzz target's tolerance.
+    let tol = if cfg!(minkowski_f64) { 1e-9 } else { 4e-3 };
+    assert_contact(&disk, &pd, &segment, &Pose::IDENTITY, truth, tol);
+    assert_contact(&segment, &Pose::IDENTITY, &disk, &pd, truth, tol);
+    for (x, y) in [(&disk, &segment), (&segment, &disk)] {
+        let (px, py) = if std::ptr::eq(x, &disk) {
+            (pd, Pose::IDENTITY)
+        } else {
+            (Pose::IDENTITY, pd)
+        };
+        let c = query::contact(x, &px, y, &py);
+        assert!(c.normal.dot(axis).abs() > 0.999, "{c:?}");
     }
 }
