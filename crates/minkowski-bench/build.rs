@@ -17,7 +17,10 @@ fn main() {
         // Never link the float and the double builds into one process.
         let lib = probe(if f64 { "bullet-float64" } else { "bullet" }, None);
         let mut b = cc::Build::new();
-        b.cpp(true).file("shims/bullet.cpp").warnings(false);
+        b.cpp(true)
+            .file("shims/bullet.cpp")
+            .file("shims/bullet_cast.cpp")
+            .warnings(false);
         b.define("MK_REAL", if f64 { "double" } else { "float" });
         add(&mut b, &lib);
         // pkg-config's -D flags (BT_USE_DOUBLE_PRECISION) are not in `defines` for all

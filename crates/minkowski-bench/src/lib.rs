@@ -269,6 +269,7 @@ impl Cloud2d {
     }
 }
 
+pub mod cast_suite;
 pub mod peers;
 pub mod reference;
 pub mod suite;

@@ -233,6 +233,80 @@ impl Geo {
         }
     }
 
+    /// Exact signed distance from a local point to the shape: the distance to the
+    /// surface, negative inside (minus the depth). Convex in the point, so convex along
+    /// any line: the casts' reference ([`crate::cast_suite`]) bisects on it.
+    ///
+    /// Polytopes: inside, the largest face-plane value (the nearest face plane); outside,
+    /// the nearest of the face projections that fall inside the polytope, the edges and
+    /// the vertices (the closest point lies on one of these features).
+    pub fn signed_distance(&self, p: DVec3) -> f64 {
+        match self {
+            Geo::Sphere(r) => p.length() - r,
+            Geo::Capsule(h, r) => (p - DVec3::new(0.0, p.y.clamp(-h, *h), 0.0)).length() - r,
+            Geo::Cylinder(h, r) => {
+                let dr = (p.x * p.x + p.z * p.z).sqrt() - r;
+                let dy = p.y.abs() - h;
+                if dr <= 0.0 && dy <= 0.0 {
+                    dr.max(dy)
+                } else {
+                    (dr.max(0.0).powi(2) + dy.max(0.0).powi(2)).sqrt()
+                }
+            }
+            Geo::Cone(h, r) => {
+                // The half-plane section (radial q ≥ 0, y): the triangle (0,−h), (r,−h),
+                // (0,h), whose axis side is not part of the 3D surface.
+                let q = ((p.x * p.x + p.z * p.z).sqrt(), p.y);
+                let (rx, ry) = (*r, 2.0 * h);
+                let slant = (q.0 * ry + (q.1 - h) * rx) / (rx * rx + ry * ry).sqrt();
+                let base = -h - q.1;
+                if base <= 0.0 && slant <= 0.0 {
+                    return base.max(slant);
+                }
+                let seg = |a: (f64, f64), b: (f64, f64)| {
+                    let d = (b.0 - a.0, b.1 - a.1);
+                    let t = (((q.0 - a.0) * d.0 + (q.1 - a.1) * d.1) / (d.0 * d.0 + d.1 * d.1))
+                        .clamp(0.0, 1.0);
+                    ((a.0 + d.0 * t - q.0).powi(2) + (a.1 + d.1 * t - q.1).powi(2)).sqrt()
+                };
+                seg((0.0, -h), (*r, -h)).min(seg((*r, -h), (0.0, *h)))
+            }
+            Geo::Poly(poly) => {
+                let worst = poly
+                    .planes
+                    .iter()
+                    .map(|(n, off)| n.dot(p) - off)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if worst <= 0.0 {
+                    return worst;
+                }
+                let scale = poly.vertices.iter().map(|v| v.length()).fold(0.0, f64::max);
+                let mut best = f64::INFINITY;
+                for (n, off) in &poly.planes {
+                    let d = n.dot(p) - off;
+                    if d > 0.0 {
+                        let foot = p - *n * d;
+                        let inside = poly
+                            .planes
+                            .iter()
+                            .all(|(m, o)| m.dot(foot) - o <= 1e-12 * scale);
+                        if inside {
+                            best = best.min(d);
+                        }
+                    }
+                }
+                for (e, _, _, v) in &poly.edges {
+                    let t = ((p - *v).dot(*e) / e.length_squared()).clamp(0.0, 1.0);
+                    best = best.min((*v + *e * t - p).length());
+                }
+                for v in &poly.vertices {
+                    best = best.min((*v - p).length());
+                }
+                best
+            }
+        }
+    }
+
     /// A length scale (largest support distance along the axes).
     pub fn size(&self) -> f64 {
         [
@@ -274,6 +348,42 @@ impl<'g> Placed<'g> {
     /// Distance from a world point to the shape.
     pub fn outside(&self, p: DVec3) -> f64 {
         self.geo.outside(self.rot.inverse() * (p - self.pos))
+    }
+    /// Exact signed distance from a world point to the shape ([`Geo::signed_distance`]).
+    pub fn signed_distance(&self, p: DVec3) -> f64 {
+        self.geo
+            .signed_distance(self.rot.inverse() * (p - self.pos))
+    }
+    /// The same shape moved by `v` (world frame).
+    pub fn translated(&self, v: DVec3) -> Placed<'g> {
+        Placed {
+            pos: self.pos + v,
+            ..*self
+        }
+    }
+    /// Support point along `d` (world frame).
+    pub fn support(&self, d: DVec3) -> DVec3 {
+        self.rot * self.geo.support(self.rot.inverse() * d) + self.pos
+    }
+    /// A local point in the world frame.
+    pub fn to_world(&self, p: DVec3) -> DVec3 {
+        self.rot * p + self.pos
+    }
+    /// Where the shape's local origin is (world frame).
+    pub fn position(&self) -> DVec3 {
+        self.pos
+    }
+    /// The shape's geometry.
+    pub fn geo(&self) -> &'g Geo {
+        self.geo
+    }
+    /// A world point in the shape's frame.
+    pub fn to_local(&self, p: DVec3) -> DVec3 {
+        self.rot.inverse() * (p - self.pos)
+    }
+    /// A world direction in the shape's frame.
+    pub fn to_local_vector(&self, v: DVec3) -> DVec3 {
+        self.rot.inverse() * v
     }
 }
 

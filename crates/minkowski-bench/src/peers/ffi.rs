@@ -81,7 +81,7 @@ const ANSWERED: c_int = 0;
 const UNSUPPORTED: c_int = 2;
 
 /// A shape owned by a shim.
-struct Handle {
+pub(super) struct Handle {
     shim: Shim,
     ptr: *mut c_void,
 }
@@ -292,4 +292,24 @@ pub fn methods() -> Vec<Box<dyn Method>> {
         }));
     }
     m
+}
+
+/// A Bullet shape (bullet.cpp's conventions and margins), for the cast methods.
+#[cfg(feature = "bullet")]
+pub(super) fn bullet_shape(s: &Spec) -> Option<Handle> {
+    let shim = shim!(
+        mk_bullet_shape_new,
+        mk_bullet_shape_free,
+        mk_bullet_intersect,
+        mk_bullet_query
+    );
+    Handle::new(shim, s)
+}
+
+#[cfg(feature = "bullet")]
+impl Handle {
+    /// The shim's shape.
+    pub(super) fn ptr(&self) -> *mut c_void {
+        self.ptr
+    }
 }

@@ -11,6 +11,12 @@
 //! points on A and B, world frame.
 
 pub mod broad;
+pub mod cast;
+#[cfg(feature = "bullet")]
+mod cast_ffi;
+mod cast_ours;
+#[cfg(feature = "parry")]
+mod cast_parry;
 #[cfg(any(feature = "bullet", feature = "ccd", feature = "fcl", feature = "coal"))]
 mod ffi;
 mod ours;

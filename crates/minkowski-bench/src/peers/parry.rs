@@ -21,7 +21,7 @@ struct Loaded {
     b: Box<dyn Shape>,
 }
 
-fn shape(s: &Spec) -> Option<Box<dyn Shape>> {
+pub(super) fn shape(s: &Spec) -> Option<Box<dyn Shape>> {
     let v = |a: [minkowski::Real; 3]| Vector::new(a[0] as Real, a[1] as Real, a[2] as Real);
     Some(match s {
         Spec::Sphere(r) => Box::new(Ball::new(*r as Real)),
@@ -40,7 +40,7 @@ fn shape(s: &Spec) -> Option<Box<dyn Shape>> {
     })
 }
 
-fn pose(p: &PoseArray) -> Pose {
+pub(super) fn pose(p: &PoseArray) -> Pose {
     Pose::from_parts(
         Vector::new(p[0] as Real, p[1] as Real, p[2] as Real),
         Rotation::from_xyzw(p[3] as Real, p[4] as Real, p[5] as Real, p[6] as Real),
