@@ -173,6 +173,16 @@ impl Pose {
         }
     }
 
+    /// The same rotation at another translation that the crate computed itself (finite,
+    /// within the limit): no renormalisation, the rotation is already unit.
+    #[inline]
+    pub(crate) fn with_translation(&self, translation: Vector) -> Self {
+        Self {
+            rotation: self.rotation,
+            translation,
+        }
+    }
+
     /// Rotation from the local frame to the world frame (a unit quaternion).
     #[inline]
     pub fn rotation(&self) -> Rotation {

@@ -352,7 +352,7 @@ impl Motion {
     pub fn pose_at(&self, pose: &Pose, t: Real) -> Pose {
         let translation = pose.translation() + self.linear * t;
         if self.is_translation() {
-            return Pose::from_parts(pose.rotation(), translation);
+            return pose.with_translation(translation);
         }
         let turn = Rotation::from_scaled_axis(self.angular * t);
         Pose::from_parts(turn * pose.rotation(), translation)

@@ -27,7 +27,7 @@
 
 use super::cast::{cast_local, check_max_toi, CastEnd, CastError};
 use super::QueryStatus;
-use crate::math::{Point, Pose, Real, Rotation, Vector};
+use crate::math::{Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
 use crate::shape::{PointShape, Shape, MAX_MAGNITUDE};
 
@@ -140,7 +140,9 @@ struct Span {
     n_out: Vector,
 }
 
-/// The chord of the ball `‖x‖ ≤ r` on the line (see the module notes).
+/// The chord of the ball `‖x‖ ≤ r` on the line (see the module notes). Its normals are
+/// left zero: radial, they are computed only for the end the answer uses
+/// ([`from_span`]'s `radial`).
 fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
     let dd = d.dot(d);
     let tc = -o.dot(d) / dd;
@@ -150,13 +152,11 @@ fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
         return None;
     }
     let half = (h2 / dd).sqrt();
-    let (t_in, t_out) = (tc - half, tc + half);
-    let normal = |t: Real| crate::math::normalize_robust(o + d * t).unwrap_or(-d.normalize());
     Some(Span {
-        t_in,
-        n_in: normal(t_in),
-        t_out,
-        n_out: normal(t_out),
+        t_in: tc - half,
+        n_in: Vector::ZERO,
+        t_out: tc + half,
+        n_out: Vector::ZERO,
     })
 }
 
@@ -258,13 +258,6 @@ fn capsule_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
             _ => None,
         },
     ];
-    // The side piece's normals point along ±y at its caps; the union's surface there
-    // is the balls', so recompute every normal from the segment.
-    let normal = |t: Real| {
-        let p = o + d * t;
-        let q = Vector::new(0.0, p.y.clamp(-h, h), 0.0);
-        crate::math::normalize_robust(p - q).unwrap_or(-d.normalize())
-    };
     let mut span: Option<Span> = None;
     for s in pieces.iter_mut().flatten() {
         span = Some(match span {
@@ -277,15 +270,23 @@ fn capsule_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
             },
         });
     }
+    // The side piece's normals point along ±y at its caps; the union's surface there is
+    // the balls': every normal is computed from the segment ([`from_span`]'s `radial`).
     let mut s = span.ok_or(())?;
-    s.n_in = normal(s.t_in);
-    s.n_out = normal(s.t_out);
+    s.n_in = Vector::ZERO;
+    s.n_out = Vector::ZERO;
     Ok(Some(s))
 }
 
 /// The answer from a line's span: the entry when the origin is outside, 0 (solid) or
-/// the exit (hollow) when inside. Times and normals in the local frame.
-fn from_span(span: LineSpan, d: Vector, options: &RayOptions) -> Option<(Real, Vector, bool)> {
+/// the exit (hollow) when inside. Times and normals in the local frame; a zero normal of
+/// the span is `radial(t)` (the curved pieces').
+fn from_span(
+    span: LineSpan,
+    d: Vector,
+    options: &RayOptions,
+    radial: impl Fn(Real) -> Vector,
+) -> Option<(Real, Vector, bool)> {
     let s = match span {
         Err(()) => return None,
         // The whole line is inside (a flat box containing it): the ray starts inside and
@@ -298,13 +299,14 @@ fn from_span(span: LineSpan, d: Vector, options: &RayOptions) -> Option<(Real, V
     if !(s.t_out >= 0.0) {
         return None;
     }
+    let normal = |n: Vector, t: Real| if n == Vector::ZERO { radial(t) } else { n };
     if s.t_in <= 0.0 {
         if options.solid {
             return Some((0.0, -d.normalize(), true));
         }
-        return (s.t_out <= options.max_toi).then_some((s.t_out, s.n_out, true));
+        return (s.t_out <= options.max_toi).then(|| (s.t_out, normal(s.n_out, s.t_out), true));
     }
-    (s.t_in <= options.max_toi).then_some((s.t_in, s.n_in, false))
+    (s.t_in <= options.max_toi).then(|| (s.t_in, normal(s.n_in, s.t_in), false))
 }
 
 /// Casts `ray` (world frame) at `shape` placed at `pose`.
@@ -340,28 +342,58 @@ pub fn cast_ray(
     check_max_toi(options.max_toi)?;
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
-    let closed = match shape {
-        Shape::Sphere(s) => Some(ball_span(o, d, s.radius()).map(Some).ok_or(())),
-        Shape::Cuboid(c) => Some(box_span(o, d, c.half_extents())),
-        Shape::Capsule(c) => Some(capsule_span(o, d, c.half_height(), c.radius())),
-        Shape::Cylinder(c) => Some(cylinder_span(o, d, c.half_height(), c.radius())),
-        _ => None,
+    let unit = |v: Vector| crate::math::normalize_robust(v).unwrap_or(-d.normalize());
+    let local = match shape {
+        Shape::Sphere(s) => from_span(
+            ball_span(o, d, s.radius()).map(Some).ok_or(()),
+            d,
+            options,
+            |t| unit(o + d * t),
+        ),
+        Shape::Cuboid(c) => from_span(box_span(o, d, c.half_extents()), d, options, |_| Vector::Y),
+        Shape::Capsule(c) => {
+            let h = c.half_height();
+            from_span(capsule_span(o, d, h, c.radius()), d, options, |t| {
+                let p = o + d * t;
+                unit(p - Vector::new(0.0, p.y.clamp(-h, h), 0.0))
+            })
+        }
+        Shape::Cylinder(c) => from_span(
+            cylinder_span(o, d, c.half_height(), c.radius()),
+            d,
+            options,
+            |t| {
+                let p = o + d * t;
+                unit(Vector::new(p.x, 0.0, p.z))
+            },
+        ),
+        _ => {
+            let (local, status, iterations) = gjk_ray(shape, o, d, options);
+            return Ok(finish(local, ray, pose, status, iterations));
+        }
     };
-    let (local, status, iterations) = match closed {
-        Some(span) => (from_span(span, d, options), QueryStatus::Converged, 0),
-        None => gjk_ray(shape, o, d, options),
-    };
+    Ok(finish(local, ray, pose, QueryStatus::Converged, 0))
+}
+
+/// The world-frame answer of a local one.
+fn finish(
+    local: Option<(Real, Vector, bool)>,
+    ray: &Ray,
+    pose: &Pose,
+    status: QueryStatus,
+    iterations: u32,
+) -> RayCast {
     let hit = local.map(|(toi, normal, inside)| RayHit {
         toi,
         point: ray.point_at(toi),
         normal: pose.transform_vector(normal),
         inside,
     });
-    Ok(RayCast {
+    RayCast {
         hit,
         status,
         iterations,
-    })
+    }
 }
 
 /// The GJK ray cast in the shape's frame: the point `o` cast along `d` at the shape's
@@ -376,7 +408,7 @@ fn gjk_ray(
     let (core, margin) = shape.core();
     let point = PointShape::ORIGIN;
     let cast_from = |start: Point, dir: Vector, max_toi: Real| {
-        let at = Pose::from_parts(Rotation::IDENTITY, start);
+        let at = Pose::IDENTITY.with_translation(start);
         crate::with_core!(core, s => {
             let pair = crate::support::MinkowskiDifference::relative(s, &Pose::IDENTITY, &point, &at);
             cast_local(&pair, &mut [u32::MAX; 2], dir, margin, max_toi, &opts)
