@@ -366,19 +366,7 @@ impl Motion {
 
     fn check(&self, which: &'static str) -> Result<(), CastError> {
         for (field, v) in [("linear", self.linear), ("angular", self.angular)] {
-            if !v.is_finite() {
-                return Err(CastError::NonFiniteVector {
-                    field: format!("{which} {field} velocity"),
-                    value: v.to_array(),
-                });
-            }
-            let m = v.abs().max_element();
-            if m > MAX_MAGNITUDE {
-                return Err(CastError::TooLarge {
-                    field: format!("{which} {field} velocity"),
-                    value: m,
-                });
-            }
+            super::ray::check_vector(&format!("{which} {field} velocity"), v)?;
         }
         Ok(())
     }
