@@ -366,7 +366,10 @@ impl Motion {
 
     fn check(&self, which: &'static str) -> Result<(), CastError> {
         for (field, v) in [("linear", self.linear), ("angular", self.angular)] {
-            super::ray::check_vector(&format!("{which} {field} velocity"), v)?;
+            // The name is only written out for an error: no allocation per query.
+            if !(v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE) {
+                super::ray::check_vector(&format!("{which} {field} velocity"), v)?;
+            }
         }
         Ok(())
     }
@@ -620,10 +623,29 @@ fn cast_cores(
         );
         return (c, ma, mb);
     }
-    let c = on_cores!(ca, cb, &Pose::IDENTITY, rel, |pair, hints| {
+    (
+        gjk_cast(&ca, &cb, rel, motion, margin, max_toi, options),
+        ma,
+        mb,
+    )
+}
+
+/// The GJK ray cast of two cores (kept out of line: the closed forms above it stay a
+/// short function).
+#[inline(never)]
+fn gjk_cast(
+    ca: &CoreShape<'_>,
+    cb: &CoreShape<'_>,
+    rel: &Pose,
+    motion: Vector,
+    margin: Real,
+    max_toi: Real,
+    options: &QueryOptions,
+) -> LocalCast {
+    let (ca, cb) = (*ca, *cb);
+    on_cores!(ca, cb, &Pose::IDENTITY, rel, |pair, hints| {
         cast_local(&pair, hints, motion, margin, max_toi, &options.gjk)
-    });
-    (c, ma, mb)
+    })
 }
 
 /// The cast of two point cores (balls once the margins are added): the first `t ≥ 0`

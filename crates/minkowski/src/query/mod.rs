@@ -59,6 +59,7 @@ mod ray;
 pub mod sat;
 pub mod simplex;
 
+pub(crate) use cast::check_max_toi;
 #[doc(inline)]
 pub use cast::{cast_shapes, CastError, CastInput, CastStart, Motion, ShapeCast};
 #[doc(inline)]
@@ -78,5 +79,6 @@ pub use manifold::{manifold, manifold_with, Manifold, ManifoldPoint};
 pub use point::{
     contains_point, project_point, project_point_with, signed_distance, PointProjection,
 };
+pub(crate) use ray::check_vector;
 #[doc(inline)]
 pub use ray::{cast_ray, Ray, RayCast, RayHit, RayOptions};

@@ -22,7 +22,9 @@ use crate::bounding::Aabb;
 use crate::broadphase::BoxSweep;
 use crate::math::{Point, Pose, Real, Rotation, Vector};
 use crate::query::compound::{self, Collider};
-use crate::query::{CastError, Motion, QueryStatus, Ray, RayHit, RayOptions, ShapeCast};
+use crate::query::{
+    check_max_toi, check_vector, CastError, Motion, QueryStatus, Ray, RayHit, RayOptions, ShapeCast,
+};
 use crate::shape::{Cuboid, PointShape, Shape, MAX_MAGNITUDE};
 
 /// Which objects a scene query considers: those whose [`CollisionGroups`] interact with
@@ -151,36 +153,6 @@ impl Default for ShapeCastOptions {
             max_toi: Real::INFINITY,
             target_distance: 0.0,
         }
-    }
-}
-
-/// Checks a vector of query input as the shape-level queries do.
-fn check_vector(field: &str, v: Vector) -> Result<(), CastError> {
-    if !v.is_finite() {
-        return Err(CastError::NonFiniteVector {
-            field: field.to_string(),
-            value: v.to_array(),
-        });
-    }
-    let m = v.abs().max_element();
-    if m > MAX_MAGNITUDE {
-        return Err(CastError::TooLarge {
-            field: field.to_string(),
-            value: m,
-        });
-    }
-    Ok(())
-}
-
-fn check_max_toi(max_toi: Real) -> Result<(), CastError> {
-    if max_toi >= 0.0 {
-        Ok(())
-    } else {
-        Err(CastError::InvalidNumber {
-            field: "max_toi",
-            expected: "a time >= 0 (or infinite)",
-            value: max_toi,
-        })
     }
 }
 
