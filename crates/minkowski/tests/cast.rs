@@ -946,3 +946,54 @@ fn cast_normals_are_the_closest_points_direction() {
         assert!(along.abs() <= tol, "gap along the normal {along}: {c:?}");
     }
 }
+
+/// A compound's ray cast (through its part tree, nearest box first, pruned by the best
+/// hit) equals the nearest hit of every part cast on its own.
+#[test]
+fn compound_rays_equal_the_nearest_part() {
+    use minkowski::query::compound::{self, Collider};
+    use minkowski::shape::Compound;
+    let mut rng = Rng::new(0xc0b);
+    let kinds = ALL_KINDS.clone();
+    let mut hits = 0;
+    for case in 0..40 {
+        let parts: Vec<(Pose, Shape)> = (0..(4 + case % 29))
+            .map(|k| {
+                let (s, _) = random_shape(&mut rng, kinds[(case + k) % kinds.len()], 0.4);
+                (random_pose(&mut rng, 3.0), s)
+            })
+            .collect();
+        let collider = Collider::from(Compound::new(parts.clone()).unwrap());
+        let pose = random_pose(&mut rng, 2.0);
+        for _ in 0..10 {
+            let origin = d3(pose.translation()) + rng.dir() * 8.0;
+            let aim = d3(pose.translation()) + rng.dir() * rng.range(0.0, 3.0);
+            let ray = Ray::new(v3(origin), v3((aim - origin) * 0.2));
+            for solid in [true, false] {
+                let opts = RayOptions {
+                    max_toi: 10.0,
+                    solid,
+                };
+                let got = compound::cast_ray(&collider, &pose, &ray, &opts).unwrap();
+                let mut want: Option<(usize, Real)> = None;
+                for (i, (p, s)) in parts.iter().enumerate() {
+                    let at = pose.mul(p);
+                    if let Some(h) = cast_ray(s, &at, &ray, &opts).unwrap().hit {
+                        if want.is_none_or(|(_, t)| h.toi < t) {
+                            want = Some((i, h.toi));
+                        }
+                    }
+                }
+                match (got.answer.hit, want) {
+                    (Some(h), Some((_, t))) => {
+                        hits += 1;
+                        assert_eq!(h.toi, t, "case {case}");
+                    }
+                    (None, None) => {}
+                    (g, w) => panic!("case {case}: compound {g:?}, parts {w:?}"),
+                }
+            }
+        }
+    }
+    assert!(hits > 100, "{hits}");
+}

@@ -25,6 +25,7 @@
 //! subtree at hand is scanned leaf by leaf instead, which gives the same answers.
 
 use super::Aabb;
+use crate::math::{Real, Vector};
 
 /// A node of an [`AabbTree`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -176,6 +177,65 @@ impl AabbTree {
                         let node = &self.nodes[leaf as usize];
                         if node.aabb.intersects(aabb) {
                             f(node.first);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `f(i, t)` for the items whose box the ray `origin + t · dir` enters within
+    /// `[0, limit]` (`t` its entry time, units of `dir`), nearer child first, where
+    /// `limit` starts at `max_t` and becomes each call's return value: a closest-hit
+    /// search returns its best time so far and the walk skips every box entered later.
+    /// No allocation.
+    pub fn query_ray(
+        &self,
+        origin: Vector,
+        dir: Vector,
+        max_t: Real,
+        mut f: impl FnMut(u32, Real) -> Real,
+    ) {
+        let mut limit = max_t;
+        let mut stack = [(0u32, 0.0 as Real); WALK_STACK];
+        let Some(t_root) = self.nodes[0].aabb.ray_entry(origin, dir, limit) else {
+            return;
+        };
+        stack[0] = (0, t_root);
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (n, t) = stack[len];
+            if t > limit {
+                continue;
+            }
+            let node = &self.nodes[n as usize];
+            match self.children(n) {
+                None => limit = f(node.first, t).min(limit),
+                Some((l, r)) if len + 2 <= WALK_STACK => {
+                    let tl = self.nodes[l as usize].aabb.ray_entry(origin, dir, limit);
+                    let tr = self.nodes[r as usize].aabb.ray_entry(origin, dir, limit);
+                    // Push the farther first, so that the nearer pops first.
+                    let mut push = |c: u32, tc: Option<Real>| {
+                        if let Some(tc) = tc {
+                            stack[len] = (c, tc);
+                            len += 1;
+                        }
+                    };
+                    if tl.unwrap_or(Real::INFINITY) <= tr.unwrap_or(Real::INFINITY) {
+                        push(r, tr);
+                        push(l, tl);
+                    } else {
+                        push(l, tl);
+                        push(r, tr);
+                    }
+                }
+                // Cannot happen for a tree of depth ≤ MAX_DEPTH; scan instead.
+                Some(_) => {
+                    for leaf in self.leaves_under(n) {
+                        let node = &self.nodes[leaf as usize];
+                        if let Some(t) = node.aabb.ray_entry(origin, dir, limit) {
+                            limit = f(node.first, t).min(limit);
                         }
                     }
                 }

@@ -887,10 +887,11 @@ pub fn contact_with(
     finish(a, b, s).unwrap_or_else(|| first_pair(a, b, eval((0, 0)).1))
 }
 
-/// Casts `ray` (world frame) at a collider placed at `pose`: [`super::cast_ray`] on every
-/// part whose bounding ball the ray passes within `max_toi`, keeping the earliest hit and
-/// its part. For a compound, `solid: false` reports the first part surface the ray
-/// crosses (parts' shared interiors are not merged).
+/// Casts `ray` (world frame) at a collider placed at `pose`: [`super::cast_ray`] on the
+/// parts whose boxes the ray enters, found through the compound's part tree nearest
+/// first and skipping every box entered after the best hit so far. For a compound,
+/// `solid: false` reports the first part surface the ray crosses (parts' shared
+/// interiors are not merged).
 ///
 /// # Errors
 /// As [`super::cast_ray`].
@@ -900,51 +901,61 @@ pub fn cast_ray(
     ray: &super::Ray,
     options: &super::RayOptions,
 ) -> Result<PartAnswer<super::RayCast>, super::CastError> {
-    let n = match collider {
-        Collider::Convex(_) => 1,
-        Collider::Compound(c) => c.parts().len() as u32,
-    };
-    let mut best: Option<PartAnswer<super::RayCast>> = None;
-    let mut iterations = 0;
-    let dl = ray.dir.length();
-    for i in 0..n {
-        let (shape, at) = collider.piece(i, pose);
-        // Skip parts whose bounding ball the ray cannot reach before the best hit.
-        let limit = best
-            .and_then(|b| b.answer.hit)
-            .map_or(options.max_toi, |h| h.toi);
-        let c = at.translation() - ray.origin;
-        let t_near = (c.dot(ray.dir) / (dl * dl)).clamp(0.0, limit.min(Real::MAX));
-        let miss_by = (ray.point_at(t_near) - at.translation()).length();
-        if n > 1 && miss_by > shape.bounding_radius() * (1.0 + 4.0 * crate::math::EPSILON) {
-            continue;
-        }
-        let r = super::cast_ray(shape, &at, ray, options)?;
-        iterations += r.iterations;
-        let better = match (r.hit, best.and_then(|b| b.answer.hit)) {
-            (Some(h), Some(b)) => h.toi < b.toi,
-            (Some(_), None) => true,
-            _ => best.is_none(),
-        };
-        if better {
-            best = Some(PartAnswer {
-                answer: r,
-                part_a: collider.part_index(i),
+    let compound = match collider {
+        Collider::Convex(s) => {
+            return Ok(PartAnswer {
+                answer: super::cast_ray(s, pose, ray, options)?,
+                part_a: None,
                 part_b: None,
-            });
+            })
         }
-    }
-    let mut out = best.unwrap_or(PartAnswer {
-        answer: super::RayCast {
-            hit: None,
-            status: super::QueryStatus::Converged,
-            iterations: 0,
-        },
-        part_a: None,
-        part_b: None,
+        Collider::Compound(c) => c,
+    };
+    // Check the input once (also what the parts' casts would refuse).
+    super::cast_ray(&compound.parts()[0].1, pose, ray, options)?;
+    let mut best: Option<(u32, super::RayHit)> = None;
+    let mut iterations = 0;
+    let mut status = super::QueryStatus::Converged;
+    let (o, d) = (
+        pose.inverse_transform_point(ray.origin),
+        pose.inverse_transform_vector(ray.dir),
+    );
+    let mut error = None;
+    compound.tree().query_ray(o, d, options.max_toi, |i, _| {
+        let (shape, at) = collider.piece(i, pose);
+        let limit = best.map_or(options.max_toi, |(_, h)| h.toi);
+        let opts = super::RayOptions {
+            max_toi: limit,
+            ..*options
+        };
+        match super::cast_ray(shape, &at, ray, &opts) {
+            Ok(r) => {
+                iterations += r.iterations;
+                if r.status != super::QueryStatus::Converged {
+                    status = r.status;
+                }
+                if let Some(h) = r.hit {
+                    if best.is_none_or(|(j, b)| h.toi < b.toi || (h.toi == b.toi && i < j)) {
+                        best = Some((i, h));
+                    }
+                }
+            }
+            Err(e) => error = Some(e),
+        }
+        best.map_or(options.max_toi, |(_, h)| h.toi)
     });
-    out.answer.iterations = iterations;
-    Ok(out)
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(PartAnswer {
+        answer: super::RayCast {
+            hit: best.map(|(_, h)| h),
+            status,
+            iterations,
+        },
+        part_a: best.map(|(i, _)| i),
+        part_b: None,
+    })
 }
 
 /// A linear shape cast ([`super::cast_shapes`]) between two colliders: every part pair,
