@@ -911,8 +911,10 @@ pub fn cast_ray(
         }
         Collider::Compound(c) => c,
     };
-    // Check the input once (also what the parts' casts would refuse).
-    super::cast_ray(&compound.parts()[0].1, pose, ray, options)?;
+    // Check the input once, as the parts' casts would (a miss of every part's box
+    // must not hide an invalid ray).
+    ray.check()?;
+    super::check_max_toi(options.max_toi)?;
     let mut best: Option<(u32, super::RayHit)> = None;
     let mut iterations = 0;
     let mut status = super::QueryStatus::Converged;

@@ -72,11 +72,7 @@ pub fn cast_ray_heightfield(
     ray: &Ray,
     options: &RayOptions,
 ) -> Result<RayCast, CastError> {
-    super::ray::check_vector("ray origin", ray.origin)?;
-    super::ray::check_vector("ray direction", ray.dir)?;
-    if ray.dir == Vector::ZERO {
-        return Err(CastError::ZeroDirection);
-    }
+    ray.check()?;
     check_max_toi(options.max_toi)?;
     // In the field's frame, from its origin.
     let o = pose.inverse_transform_point(ray.origin) - field.origin();

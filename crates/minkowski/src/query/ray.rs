@@ -51,7 +51,9 @@ impl Ray {
         self.origin + self.dir * t
     }
 
-    fn check(&self) -> Result<(), CastError> {
+    /// Checks the ray as user input (finite, within the magnitude limit, a non-zero
+    /// direction).
+    pub(crate) fn check(&self) -> Result<(), CastError> {
         check_vector("ray origin", self.origin)?;
         check_vector("ray direction", self.dir)?;
         if self.dir == Vector::ZERO {
