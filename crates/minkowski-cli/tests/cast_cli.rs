@@ -12,21 +12,9 @@ extern crate minkowski_f64 as minkowski;
 
 mod common;
 
-use common::{random_pose, run, xorshift};
+use common::{answers, random_pose, v3, xorshift};
 use minkowski::protocol;
 use serde_json::Value;
-
-fn answers(lines: &[String]) -> Vec<Value> {
-    let input = lines.join("\n") + "\n";
-    let (code, out, stderr) = run(&["query"], input.as_bytes());
-    assert_eq!(code, 0, "{stderr}");
-    assert_eq!(out.len(), lines.len());
-    out
-}
-
-fn v3(v: &Value) -> [f64; 3] {
-    serde_json::from_value(v.clone()).unwrap()
-}
 
 fn close(a: [f64; 3], b: [f64; 3], tol: f64) -> bool {
     (0..3).all(|k| (a[k] - b[k]).abs() <= tol)

@@ -12,20 +12,8 @@ extern crate minkowski_f64 as minkowski;
 
 mod common;
 
-use common::run;
+use common::{answers, v3};
 use serde_json::Value;
-
-fn answers(lines: &[String]) -> Vec<Value> {
-    let input = lines.join("\n") + "\n";
-    let (code, out, stderr) = run(&["query"], input.as_bytes());
-    assert_eq!(code, 0, "{stderr}");
-    assert_eq!(out.len(), lines.len());
-    out
-}
-
-fn v3(v: &Value) -> [f64; 3] {
-    serde_json::from_value(v.clone()).unwrap()
-}
 
 const BOX: &str = r#"{"type": "cuboid", "half_extents": [1, 1, 1]}"#;
 const SMALL_BOX: &str = r#"{"type": "cuboid", "half_extents": [0.5, 0.5, 0.5]}"#;

@@ -66,3 +66,20 @@ pub fn random_pose(rnd: &mut impl FnMut() -> f64, reach: f64) -> (String, minkow
     let pose = Pose::new(rot, Vector::new(t[0] as Real, t[1] as Real, t[2] as Real)).unwrap();
     (text, pose)
 }
+
+/// Runs `minkowski query` on `lines` (one query each) and returns the answers, checking
+/// that the tool read everything (exit 0) and answered every line.
+#[allow(dead_code)] // not every test binary that includes this module sends query lines
+pub fn answers(lines: &[String]) -> Vec<Value> {
+    let input = lines.join("\n") + "\n";
+    let (code, out, stderr) = run(&["query"], input.as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(out.len(), lines.len());
+    out
+}
+
+/// A JSON `[x, y, z]` as numbers.
+#[allow(dead_code)] // not every test binary that includes this module reads vectors
+pub fn v3(v: &Value) -> [f64; 3] {
+    serde_json::from_value(v.clone()).unwrap()
+}
