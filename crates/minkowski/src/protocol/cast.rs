@@ -16,7 +16,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{arr, err, kind_of, parse_collider, parse_pose, vec3, ErrorKind, LineError};
+use super::{
+    arr, err, kind_of, parse_collider, parse_pose, shape_err, shape_err_owned, vec3, ErrorKind,
+    LineError,
+};
 use crate::query::compound::{self, Collider};
 use crate::query::{
     self, CastError, CastStart, Motion, QueryOptions, QueryStatus, Ray, RayOptions,
@@ -76,7 +79,6 @@ fn collider(q: &Map<String, Value>, name: &str) -> Result<Collider, LineError> {
 /// # Errors
 /// [`ErrorKind::InvalidShape`] naming the bad field, or the field's own error.
 pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError> {
-    let shape_err = |m: String| err(ErrorKind::InvalidShape, m);
     let obj = v
         .as_object()
         .ok_or_else(|| shape_err(format!("'{name}' must be a heightfield object")))?;
@@ -88,22 +90,22 @@ pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError
                 (Some(x), Some(z)) => [x as Real, z as Real],
                 _ => {
                     return Err(shape_err(
-                        "heightfield cell_size must be [sx, sz] (2 numbers)".into(),
+                        "heightfield cell_size must be [sx, sz] (2 numbers)",
                     ))
                 }
             }
         }
-        _ => return Err(shape_err("heightfield needs 'cell_size': [sx, sz]".into())),
+        _ => return Err(shape_err("heightfield needs 'cell_size': [sx, sz]")),
     };
     let origin = match obj.get("origin") {
         None | Some(Value::Null) => Vector::ZERO,
-        Some(o) => vec3(o, "heightfield origin", |m| err(ErrorKind::InvalidShape, m))?,
+        Some(o) => vec3(o, "heightfield origin", shape_err_owned)?,
     };
     let field = match (obj.get("heights"), obj.get("png")) {
         (Some(rows), None) => {
             let rows = rows
                 .as_array()
-                .ok_or_else(|| shape_err("heightfield heights must be an array of rows".into()))?;
+                .ok_or_else(|| shape_err("heightfield heights must be an array of rows"))?;
             let cols = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
             let mut samples = Vec::with_capacity(rows.len() * cols);
             for (i, row) in rows.iter().enumerate() {
@@ -130,13 +132,13 @@ pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError
             let scale = obj
                 .get("height_scale")
                 .and_then(Value::as_f64)
-                .ok_or_else(|| shape_err("heightfield png needs a number 'height_scale'".into()))?;
+                .ok_or_else(|| shape_err("heightfield png needs a number 'height_scale'"))?;
             HeightField::from_png(path, scale as Real, cell, origin)
         }
         _ => {
             return Err(shape_err(
                 "heightfield needs exactly one of 'heights' (rows of numbers or nulls) and 'png' (a path)"
-                    .into(),
+                    ,
             ))
         }
     };
