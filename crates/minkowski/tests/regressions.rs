@@ -6,7 +6,7 @@ extern crate minkowski_f64 as minkowski;
 
 use minkowski::query;
 use minkowski::shape::{
-    ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, Pyramid, RoundedShape, Shape,
+    Capsule, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, Pyramid, RoundedShape, Shape,
 };
 use minkowski::support::SupportMap;
 use minkowski::{Pose, Real, Rotation, Vector};
@@ -403,4 +403,80 @@ fn segment_in_a_thin_disk_gets_the_same_answer_in_both_orders() {
         let c = query::contact(x, &px, y, &py);
         assert!(c.normal.dot(axis).abs() > 0.999, "{c:?}");
     }
+}
+
+/// The closest points `(p, q)` of the segments `a0 a1` and `b0 b1`, in f64, when they are
+/// interior to both (as in the test below; asserted).
+// The casts to f64 are needed in f32 builds only.
+#[allow(clippy::unnecessary_cast)]
+fn segment_closest_points(a0: Vector, a1: Vector, b0: Vector, b1: Vector) -> ([f64; 3], [f64; 3]) {
+    let f = |v: Vector| [v.x as f64, v.y as f64, v.z as f64];
+    let (a0, a1, b0, b1) = (f(a0), f(a1), f(b0), f(b1));
+    let sub = |x: [f64; 3], y: [f64; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+    let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    let (d1, d2, r) = (sub(a1, a0), sub(b1, b0), sub(a0, b0));
+    let (a, e, b) = (dot(d1, d1), dot(d2, d2), dot(d1, d2));
+    let (c, g) = (dot(d1, r), dot(d2, r));
+    let den = a * e - b * b;
+    let s = (b * g - c * e) / den;
+    let t = (a * g - b * c) / den;
+    assert!(
+        (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t),
+        "{s} {t}"
+    );
+    let at = |o: [f64; 3], d: [f64; 3], k: f64| [o[0] + d[0] * k, o[1] + d[1] * k, o[2] + d[2] * k];
+    (at(a0, d1, s), at(b0, d2, t))
+}
+
+/// Found by fuzzing (f32; seed `segment-hull-at-capsule-centre-witnesses-apart`): a
+/// two-point hull 0.018 long at the centre of a capsule 1894 long and 0.0054 thick, both
+/// at (2161, 2161, 2161), the hull's segment crossing the capsule's axis at 0.0027. GJK
+/// ended on a triangle of `A ⊖ B` with edges 1894 and 0.018 long and took its
+/// barycentric coordinates as ratios of signed areas; two of those areas span two long
+/// edges and rounding cost them 1%, so the coordinates summed to 0.998 and the witness
+/// on the capsule's axis, `Σ λ_i b_i`, moved 2.08 along it. The coordinates are now
+/// solved at the triangle's widest corner and sum to 1 (`query/simplex.rs`,
+/// `plane_coordinates`). Exact: the closest points of the two core segments, in f64.
+#[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the exact answer, needed in f32 builds only
+fn segment_hull_at_a_capsule_centre_has_witnesses_on_both_surfaces() {
+    let unit = 0.009_219_469_5;
+    let p = |x: Real, y: Real, z: Real| Vector::new(x, y, z) * (unit / 64.0);
+    let ends = [p(36.0, -45.0, -45.0), p(-45.0, -1.0, 42.0)];
+    let hull = Shape::from(ConvexPolyhedron::new(ends.to_vec()).unwrap());
+    let (half, radius) = (947.262_76, 0.005_363_05);
+    let capsule = Shape::from(Capsule::new(half, radius).unwrap());
+    let at = Vector::splat(2160.9553);
+    let ph = Pose::new(
+        Rotation::from_xyzw(-124.0, 73.0, 73.0, 73.0).normalize(),
+        at,
+    )
+    .unwrap();
+    let pc = Pose::new(Rotation::from_xyzw(73.0, 73.0, 73.0, 73.0).normalize(), at).unwrap();
+    // The capsule's core: its axis, along local y.
+    let axis = [Vector::new(0.0, -half, 0.0), Vector::new(0.0, half, 0.0)];
+    let (h0, h1) = (ph.transform_point(ends[0]), ph.transform_point(ends[1]));
+    let (c0, c1) = (pc.transform_point(axis[0]), pc.transform_point(axis[1]));
+    let (ph_core, pc_core) = segment_closest_points(h0, h1, c0, c1);
+    let gap: f64 = (0..3)
+        .map(|i| (pc_core[i] - ph_core[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let truth = (gap - radius as f64) as Real;
+    // f32: a few ulps of coordinates 2161 (2.4e-4 each; seen 2.9e-4); f64: seen 1.03e-9
+    // (GJK's relative tolerance 1e-11 of σ), far inside the fuzz target's 9.5e-5.
+    let tol = if cfg!(minkowski_f64) { 1e-7 } else { 2e-3 };
+    assert_contact(&hull, &ph, &capsule, &pc, truth, tol);
+    assert_contact(&capsule, &pc, &hull, &ph, truth, tol);
+    let c = query::contact(&hull, &ph, &capsule, &pc);
+    let near = |x: Vector, y: [f64; 3]| {
+        (0..3)
+            .map(|i| (x[i] as f64 - y[i]).powi(2))
+            .sum::<f64>()
+            .sqrt() as Real
+    };
+    // The hull's witness is its closest point; the capsule's lies on its surface, `radius`
+    // from its axis's closest point, towards the hull.
+    assert!(near(c.point_a, ph_core) <= tol, "{c:?}");
+    assert!((near(c.point_b, pc_core) - radius).abs() <= tol, "{c:?}");
 }

@@ -110,6 +110,48 @@ fn segment(w: &[Vector; 4], i: usize, j: usize) -> Projection {
     }
 }
 
+/// The barycentric coordinates of `p`, a point in the plane of the triangle `t`, summing
+/// to 1 and reproducing `p` to a few `ε` times the coordinates' size (`None` for a
+/// triangle without area).
+///
+/// The ratios of signed areas `C_i / μ` do not: in a long thin triangle (an edge 1900
+/// long and one 0.018 long, from a segment core against a short hull) two of the
+/// sub-areas span two long edges, and rounding their differences errs by `ε` times
+/// their product, 1% of the areas themselves. The coordinates then summed to 0.998,
+/// which moved the witness `Σ λ_i b_i` by 0.2% of the 1900-long segment, 2.08 off
+/// `Σ λ_i a_i − v`. Here `p − o = s (x − o) + t (y − o)` is solved at the corner `o`
+/// opposite the longest edge (whose angle is at least 60°, so the solve is well
+/// conditioned), and `o`'s coordinate is `1 − s − t`: an error in `s` or `t` moves
+/// `Σ λ_i w_i` only by `ε |p − o| / sin θ`, within rounding of the coordinates.
+fn plane_coordinates(t: [Vector; 3], p: Vector) -> Option<[Real; 3]> {
+    // Squared length of the edge opposite each corner.
+    let opposite = [
+        (t[2] - t[1]).length_squared(),
+        (t[2] - t[0]).length_squared(),
+        (t[1] - t[0]).length_squared(),
+    ];
+    let mut k = 0;
+    for m in 1..3 {
+        if opposite[m] > opposite[k] {
+            k = m;
+        }
+    }
+    let (x, y) = ((k + 1) % 3, (k + 2) % 3);
+    let (e1, e2, d) = (t[x] - t[k], t[y] - t[k], p - t[k]);
+    let n = e1.cross(e2);
+    let nn = n.length_squared();
+    if !(nn > 0.0 && nn.is_finite()) {
+        return None;
+    }
+    let s = d.cross(e2).dot(n) / nn;
+    let u = e1.cross(d).dot(n) / nn;
+    let mut l = [0.0; 3];
+    l[k] = 1.0 - s - u;
+    l[x] = s;
+    l[y] = u;
+    Some(l)
+}
+
 /// Closest point of the triangle `w_i w_j w_k` to the origin.
 fn triangle(w: &[Vector; 4], i: usize, j: usize, k: usize) -> Projection {
     let (a, b, c) = (w[i], w[j], w[k]);
@@ -139,10 +181,13 @@ fn triangle(w: &[Vector; 4], i: usize, j: usize, k: usize) -> Projection {
     let mu = n[axis];
     let cs = [area(p, b, c), area(a, p, c), area(a, b, p)];
     if cs.iter().all(|&ci| same_sign(mu, ci)) {
+        // The signed areas decide the region (only their signs), but their ratios are
+        // not the coordinates to keep: see `plane_coordinates`.
+        let l = plane_coordinates([a, b, c], p).unwrap_or(cs.map(|ci| ci / mu));
         let mut bary = [0.0; 4];
-        bary[i] = cs[0] / mu;
-        bary[j] = cs[1] / mu;
-        bary[k] = cs[2] / mu;
+        bary[i] = l[0];
+        bary[j] = l[1];
+        bary[k] = l[2];
         return Projection {
             v: p,
             vv: p.length_squared(),
