@@ -187,3 +187,12 @@ mod tests {
         assert_eq!(touching_as_zero(-1.0, floor), -1.0);
     }
 }
+
+/// The least angle (radians) between the normals of two triangles sharing an edge for
+/// that edge to be *active* ([`crate::shape::triangle_set`]): a convex crease sharper than
+/// this can carry contact normals of its own; flatter creases, concave ones and flat
+/// tessellation seams cannot, so a shape sliding across them keeps the face normal
+/// (no ghost collisions). 0.01 rad (0.57°) tolerates the rounding of meshes modelled as
+/// flat while keeping the normal of a shape resting on a gentler convex crease within
+/// 0.01 rad of the true one.
+pub const ACTIVE_EDGE_ANGLE: Real = 0.01;

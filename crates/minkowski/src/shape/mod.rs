@@ -39,6 +39,7 @@ mod segment;
 mod sphere;
 pub mod tessellation;
 mod triangle;
+pub mod triangle_set;
 
 pub use capsule::Capsule;
 pub use compound::Compound;
@@ -57,6 +58,7 @@ pub use rounded::RoundedShape;
 pub use segment::Segment;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
+pub use triangle_set::{MeshEdge, MeshTriangle, TriangleSet};
 
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};

@@ -1,0 +1,109 @@
+//! Static geometry made of triangles — a triangle mesh or a [`super::HeightField`]
+//! split into triangles — as the queries see it: a [`TriangleSet`] hands out the
+//! triangles near a box, each as a [`MeshTriangle`] that knows which of its edges are
+//! *active*.
+//!
+//! # Active edges (no ghost collisions)
+//!
+//! A shape sliding across a flat floor tiled into triangles touches the floor's inner
+//! edges, and a convex query against one triangle alone answers with the normal of that
+//! edge (or vertex) rather than the floor's — the "ghost collision" every engine has had
+//! reported. The surface's true normals at a point of an edge are the normals between
+//! the two faces' (the edge's Gauss-map arc); at a flat or concave edge that arc holds no
+//! normal that the faces themselves do not already give. So each edge is marked at build:
+//!
+//! * **active** when it is convex with a crease sharper than
+//!   [`crate::tolerance::ACTIVE_EDGE_ANGLE`], or on the boundary (no neighbour): a contact
+//!   there may take a normal of the edge's arc;
+//! * **inactive** otherwise: a contact whose closest feature is that edge takes the
+//!   face's normal.
+//!
+//! A vertex is active when one of the triangle's two edges through it is. The queries against
+//! static geometry apply the rule.
+
+use crate::bounding::Aabb;
+use crate::math::{Point, Real, Vector};
+use std::ops::ControlFlow;
+
+/// One edge of a [`MeshTriangle`]: edge `k` runs from vertex `k` to vertex `(k + 1) % 3`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshEdge {
+    /// Whether a contact on this edge may take a normal other than the face's (see the
+    /// module notes).
+    pub active: bool,
+    /// The unit normal of the triangle across this edge (local frame), `None` on the
+    /// boundary.
+    pub neighbour_normal: Option<Vector>,
+}
+
+/// A triangle of static geometry, in the geometry's local frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshTriangle {
+    /// The triangle's index in its set (stable: the same triangle always has the same
+    /// index; a [`super::HeightField`] numbers cell `(i, j)`'s two halves
+    /// `2 (i (cols − 1) + j)` and that plus one).
+    pub index: u32,
+    /// The corners, counter-clockwise seen from the outside (the side
+    /// [`MeshTriangle::normal`] points to).
+    pub vertices: [Point; 3],
+    /// Unit normal of the face, pointing outside.
+    pub normal: Vector,
+    /// The edges, edge `k` from vertex `k` to vertex `(k + 1) % 3`.
+    pub edges: [MeshEdge; 3],
+}
+
+impl MeshTriangle {
+    /// Whether vertex `k` is active: one of the two edges through it is.
+    pub fn vertex_active(&self, k: usize) -> bool {
+        self.edges[k].active || self.edges[(k + 2) % 3].active
+    }
+
+    /// The triangle's box (local frame).
+    pub fn aabb(&self) -> Aabb {
+        let [a, b, c] = self.vertices;
+        Aabb::new(a.min(b).min(c), a.max(b).max(c))
+    }
+}
+
+/// Whether the crease between faces with unit normals `n` and `m` across an edge running
+/// along `edge` (from the first face's vertex `k` to `k + 1`, counter-clockwise about
+/// `n`) is active: convex and sharper than [`crate::tolerance::ACTIVE_EDGE_ANGLE`].
+///
+/// Convex means the neighbour bends away from the outside: its normal turns from `n`
+/// towards the first face's outward edge direction `edge × n`.
+pub fn crease_is_active(n: Vector, m: Vector, edge: Vector) -> bool {
+    let sin = n.cross(m).dot(edge.normalize_or_zero());
+    let cos = n.dot(m);
+    let angle = sin.atan2(cos);
+    // `angle` > 0: the neighbour's normal turns about the edge direction away from the
+    // face, i.e. the crease is convex.
+    angle > crate::tolerance::ACTIVE_EDGE_ANGLE
+}
+
+/// Static geometry made of triangles, as the queries see it.
+pub trait TriangleSet {
+    /// The number of triangle indices (some may be missing: holes).
+    fn triangle_count(&self) -> usize;
+
+    /// The set's box in its local frame (`None` when it has no triangle).
+    fn local_aabb(&self) -> Option<Aabb>;
+
+    /// Calls `f` with every triangle whose box meets `aabb` (local frame), and perhaps a
+    /// few more, in no particular order, until `f` breaks.
+    fn triangles_in(&self, aabb: &Aabb, f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>);
+
+    /// Triangle `index`, `None` when there is none (out of range or a hole).
+    fn triangle(&self, index: u32) -> Option<MeshTriangle>;
+
+    /// Whether only the outside (the side the normals point to) collides: a shape behind
+    /// a face is pushed out along the face's normal rather than through the nearer edge.
+    fn one_sided(&self) -> bool;
+
+    /// The scale of the set's coordinates (length units: the largest absolute local
+    /// coordinate), for the queries' rounding floors.
+    fn reach(&self) -> Real {
+        self.local_aabb()
+            .map(|b| b.mins.abs().max(b.maxs.abs()).max_element())
+            .unwrap_or(0.0)
+    }
+}
