@@ -173,6 +173,23 @@ pub fn touching_as_zero(distance: Real, floor: Real) -> Real {
     }
 }
 
+/// The least angle (radians) between the normals of two triangles sharing an edge for
+/// that edge to be *active* ([`crate::shape::triangle_set`]): a convex crease sharper than
+/// this can carry contact normals of its own; flatter creases, concave ones and flat
+/// tessellation seams cannot, so a shape sliding across them keeps the face normal
+/// (no ghost collisions). 0.01 rad (0.57°) tolerates the rounding of meshes modelled as
+/// flat while keeping the normal of a shape resting on a gentler convex crease within
+/// 0.01 rad of the true one.
+pub const ACTIVE_EDGE_ANGLE: Real = 0.01;
+
+/// How close (relative to a triangle's longest edge, or as the sine of an angle) two of
+/// a triangle's corners must be along a contact normal's tangential part to count as an
+/// edge rather than a vertex, and how far outside an edge's arc of normals a normal may
+/// fall and still be the edge's ([`crate::shape::triangle_set`]): 1e-3, above the
+/// direction noise of EPA's normals at f32's default tolerance (1e-5 relative) by a wide
+/// margin and well below any crease that is active.
+pub const FEATURE_TIE: Real = 1e-3;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,12 +204,3 @@ mod tests {
         assert_eq!(touching_as_zero(-1.0, floor), -1.0);
     }
 }
-
-/// The least angle (radians) between the normals of two triangles sharing an edge for
-/// that edge to be *active* ([`crate::shape::triangle_set`]): a convex crease sharper than
-/// this can carry contact normals of its own; flatter creases, concave ones and flat
-/// tessellation seams cannot, so a shape sliding across them keeps the face normal
-/// (no ghost collisions). 0.01 rad (0.57°) tolerates the rounding of meshes modelled as
-/// flat while keeping the normal of a shape resting on a gentler convex crease within
-/// 0.01 rad of the true one.
-pub const ACTIVE_EDGE_ANGLE: Real = 0.01;

@@ -709,6 +709,50 @@ fn clip(
     }
 }
 
+/// The manifold of several touching point pairs that share the unit `normal` (world
+/// frame, from A towards B; each pair with `point_b − point_a = distance · normal`):
+/// the same reduction to at most [`MAX_MANIFOLD_POINTS`] as a single pair of shapes,
+/// `size` the coordinates' magnitude (for the rounding floors). The static-geometry
+/// queries merge the triangles of one touching region with it.
+pub(crate) fn reduced(
+    normal: Vector,
+    status: QueryStatus,
+    points: &[ManifoldPoint],
+    size: Real,
+) -> Manifold {
+    let mut m = Manifold::empty(normal, status);
+    let order = |idx: &mut Vec<usize>| {
+        // The deepest first, the others in the order given.
+        if let Some(d) = (0..idx.len())
+            .min_by(|&x, &y| points[idx[x]].distance.total_cmp(&points[idx[y]].distance))
+        {
+            let first = idx.remove(d);
+            idx.insert(0, first);
+        }
+    };
+    let mut idx: Vec<usize> = if points.len() <= MAX_MANIFOLD_POINTS {
+        (0..points.len()).collect()
+    } else {
+        let cands: Vec<Candidate> = points
+            .iter()
+            .map(|p| Candidate {
+                q: p.point_b,
+                s: p.distance,
+                id: p.feature,
+            })
+            .collect();
+        let (keep, n) = reduce(&cands, normal, size);
+        let mut k = keep[..n].to_vec();
+        k.sort_unstable();
+        k
+    };
+    order(&mut idx);
+    for i in idx {
+        m.push(points[i]);
+    }
+    m
+}
+
 /// Picks at most four of the candidates (indices): the deepest, the farthest from it,
 /// the largest triangle, the largest added area. Points closer than the rounding
 /// tolerance to one already kept are not kept.

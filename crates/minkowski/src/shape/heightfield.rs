@@ -429,3 +429,200 @@ pub(crate) fn bilinear(h00: Real, h10: Real, h01: Real, h11: Real, u: Real, v: R
     let b = h01 + (h11 - h01) * u;
     a + (b - a) * v
 }
+
+/// The field as triangles, for the contact, distance and cast queries: cell `(i, j)` is
+/// split along its diagonal from sample `[i][j]` to `[i+1][j+1]` into the halves
+/// `2 (i (cols − 1) + j)` (corners `p00, p11, p10`: the half with `u ≥ v`) and that plus
+/// one (`p00, p01, p11`), both counter-clockwise seen from above (+y, the outside). A
+/// cell with a hole has neither. The field is one-sided: the solid is below.
+///
+/// Edges between cells (and each cell's diagonal) take their activity from the crease
+/// between the two halves across them; edges on the rim of the field or of a hole are
+/// boundary edges, active.
+impl super::TriangleSet for HeightField {
+    fn triangle_count(&self) -> usize {
+        2 * (self.rows - 1) * (self.cols - 1)
+    }
+
+    fn local_aabb(&self) -> Option<crate::bounding::Aabb> {
+        self.local_bounds()
+            .map(|(lo, hi)| crate::bounding::Aabb::new(lo, hi))
+    }
+
+    fn triangles_in(
+        &self,
+        aabb: &crate::bounding::Aabb,
+        f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
+    ) {
+        let [sx, sz] = self.cell;
+        let (cells_x, cells_z) = (self.cols - 1, self.rows - 1);
+        // The cells whose closed rectangles meet the box's x and z ranges.
+        let range = |lo: Real, hi: Real, o: Real, s: Real, n: usize| -> Option<(usize, usize)> {
+            let (a, b) = ((lo - o) / s, (hi - o) / s);
+            if a.is_nan() || b.is_nan() || b < 0.0 || a > n as Real {
+                return None;
+            }
+            let first = (a.floor().max(0.0) as usize).min(n - 1);
+            let last = (b.floor().max(0.0) as usize).min(n - 1);
+            Some((
+                first.saturating_sub(usize::from(a.fract() == 0.0 && first > 0)),
+                last,
+            ))
+        };
+        let Some((j0, j1)) = range(aabb.mins.x, aabb.maxs.x, self.origin.x, sx, cells_x) else {
+            return;
+        };
+        let Some((i0, i1)) = range(aabb.mins.z, aabb.maxs.z, self.origin.z, sz, cells_z) else {
+            return;
+        };
+        let (ylo, yhi) = (aabb.mins.y - self.origin.y, aabb.maxs.y - self.origin.y);
+        for i in i0..=i1 {
+            for j in j0..=j1 {
+                let [lo, hi] = self.block_range(0, i, j);
+                // Holes give +∞ / −∞ and are skipped here too.
+                if lo > yhi || hi < ylo {
+                    continue;
+                }
+                let base = 2 * (i * cells_x + j) as u32;
+                for half in 0..2 {
+                    if let Some(t) = self.cell_triangle(i, j, half) {
+                        let t = super::MeshTriangle {
+                            index: base + half as u32,
+                            ..t
+                        };
+                        if f(&t).is_break() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn triangle(&self, index: u32) -> Option<super::MeshTriangle> {
+        let cells_x = self.cols - 1;
+        let cell = index as usize / 2;
+        let (i, j) = (cell / cells_x, cell % cells_x);
+        if i >= self.rows - 1 {
+            return None;
+        }
+        self.cell_triangle(i, j, index as usize % 2)
+            .map(|t| super::MeshTriangle { index, ..t })
+    }
+
+    fn one_sided(&self) -> bool {
+        true
+    }
+}
+
+impl HeightField {
+    /// The corners (local frame) of half `half` of cell `(i, j)`, counter-clockwise from
+    /// above, and its unit upward normal; `None` outside the grid or with a hole.
+    fn half_corners(&self, i: isize, j: isize, half: usize) -> Option<([Point; 3], Vector)> {
+        if i < 0 || j < 0 || i as usize >= self.rows - 1 || j as usize >= self.cols - 1 {
+            return None;
+        }
+        let (i, j) = (i as usize, j as usize);
+        let [h00, h10, h01, h11] = self.corners(i, j);
+        if [h00, h10, h01, h11].iter().any(|h| h.is_nan()) {
+            return None;
+        }
+        let [sx, sz] = self.cell;
+        let at = |dj: usize, di: usize, h: Real| {
+            self.origin + Vector::new((j + dj) as Real * sx, h, (i + di) as Real * sz)
+        };
+        let (p00, p10, p01, p11) = (at(0, 0, h00), at(1, 0, h10), at(0, 1, h01), at(1, 1, h11));
+        // Normals from the height differences (exact for any origin): the halves are
+        // graphs over the cell, so their normals always point up.
+        let normal = if half == 0 {
+            // p00, p11, p10: slopes dh/dx = h10 − h00, dh/dz = h11 − h10.
+            Vector::new(-(h10 - h00) * sz, sx * sz, -(h11 - h10) * sx)
+        } else {
+            // p00, p01, p11: dh/dx = h11 − h01, dh/dz = h01 − h00.
+            Vector::new(-(h11 - h01) * sz, sx * sz, -(h01 - h00) * sx)
+        };
+        let corners = if half == 0 {
+            [p00, p11, p10]
+        } else {
+            [p00, p01, p11]
+        };
+        Some((corners, normal.normalize()))
+    }
+
+    /// Half `half` of cell `(i, j)` as a mesh triangle (index 0: the caller sets it).
+    fn cell_triangle(&self, i: usize, j: usize, half: usize) -> Option<super::MeshTriangle> {
+        let (ii, jj) = (i as isize, j as isize);
+        let (vertices, normal) = self.half_corners(ii, jj, half)?;
+        // Across each edge (k from vertex k to k + 1): the neighbouring half.
+        let across = Self::across(ii, jj, half);
+        let edges = std::array::from_fn(|k| {
+            let neighbour_normal = self
+                .half_corners(across[k].0, across[k].1, across[k].2)
+                .map(|(_, m)| m);
+            let edge = vertices[(k + 1) % 3] - vertices[k];
+            super::MeshEdge {
+                active: neighbour_normal
+                    .is_none_or(|m| super::triangle_set::crease_is_active(normal, m, edge)),
+                neighbour_normal,
+            }
+        });
+        let samples = if half == 0 {
+            [(i, j), (i + 1, j + 1), (i, j + 1)]
+        } else {
+            [(i, j), (i + 1, j), (i + 1, j + 1)]
+        };
+        Some(super::MeshTriangle {
+            index: 0,
+            vertices,
+            normal,
+            edges,
+            active_vertices: samples.map(|(r, c)| self.sample_active(r, c)),
+        })
+    }
+
+    /// Whether an active edge meets at sample `(r, c)`: one of the (up to six) halves
+    /// around it has an active edge through it (a missing half makes the sample a
+    /// boundary vertex, with active edges).
+    fn sample_active(&self, r: usize, c: usize) -> bool {
+        let (r, c) = (r as isize, c as isize);
+        // The halves with the sample as a corner, and which of their corners it is.
+        let around: [(isize, isize, usize, usize); 6] = [
+            (r, c, 0, 0),
+            (r, c, 1, 0),
+            (r, c - 1, 0, 2),
+            (r - 1, c, 1, 1),
+            (r - 1, c - 1, 0, 1),
+            (r - 1, c - 1, 1, 2),
+        ];
+        around.iter().any(|&(i, j, half, k)| {
+            match self.half_edges(i, j, half) {
+                // Edges k and k + 2 meet at corner k.
+                Some(active) => active[k] || active[(k + 2) % 3],
+                None => true,
+            }
+        })
+    }
+
+    /// The activity of half `half` of cell `(i, j)`'s three edges, `None` when the half
+    /// does not exist.
+    fn half_edges(&self, i: isize, j: isize, half: usize) -> Option<[bool; 3]> {
+        let (vertices, normal) = self.half_corners(i, j, half)?;
+        let across = Self::across(i, j, half);
+        Some(std::array::from_fn(|k| {
+            let edge = vertices[(k + 1) % 3] - vertices[k];
+            self.half_corners(across[k].0, across[k].1, across[k].2)
+                .is_none_or(|(_, m)| super::triangle_set::crease_is_active(normal, m, edge))
+        }))
+    }
+
+    /// The halves across the three edges of half `half` of cell `(i, j)`.
+    fn across(i: isize, j: isize, half: usize) -> [(isize, isize, usize); 3] {
+        if half == 0 {
+            // p00→p11 (diagonal), p11→p10 (x = j + 1), p10→p00 (z = i).
+            [(i, j, 1), (i, j + 1, 1), (i - 1, j, 1)]
+        } else {
+            // p00→p01 (x = j), p01→p11 (z = i + 1), p11→p00 (diagonal).
+            [(i, j - 1, 0), (i + 1, j, 0), (i, j, 0)]
+        }
+    }
+}

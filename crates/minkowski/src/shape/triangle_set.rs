@@ -18,8 +18,9 @@
 //! * **inactive** otherwise: a contact whose closest feature is that edge takes the
 //!   face's normal.
 //!
-//! A vertex is active when one of the triangle's two edges through it is. The queries against
-//! static geometry apply the rule.
+//! A vertex is active when one of the edges of the whole set that meet there is (not only
+//! the triangle's own two: the apex of a ridge is a corner of triangles whose own edges
+//! are all flat). The queries against static geometry apply the rule.
 
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
@@ -50,12 +51,14 @@ pub struct MeshTriangle {
     pub normal: Vector,
     /// The edges, edge `k` from vertex `k` to vertex `(k + 1) % 3`.
     pub edges: [MeshEdge; 3],
+    /// Per vertex: whether any edge of the set that meets there is active.
+    pub active_vertices: [bool; 3],
 }
 
 impl MeshTriangle {
-    /// Whether vertex `k` is active: one of the two edges through it is.
+    /// Whether vertex `k` is active: an edge of the set that meets there is.
     pub fn vertex_active(&self, k: usize) -> bool {
-        self.edges[k].active || self.edges[(k + 2) % 3].active
+        self.active_vertices[k]
     }
 
     /// The triangle's box (local frame).

@@ -1,0 +1,769 @@
+//! Convex shapes against static geometry made of triangles — a
+//! [`HeightField`](crate::shape::HeightField) or a triangle mesh, anything that is a
+//! [`TriangleSet`] — without ghost collisions.
+//!
+//! Every query here takes the static geometry as A and the convex shape as B: normals
+//! point from the geometry towards the shape, in the world frame.
+//!
+//! # One triangle
+//!
+//! The triangles near B (its box, loosened by the margin, in the set's frame) are each
+//! a convex [`Triangle`] and go through the ordinary convex queries (closed forms, GJK,
+//! EPA). What a single triangle cannot know is its neighbours: a box sliding across a
+//! floor tiled into triangles meets their inner edges, and GJK/EPA against one triangle
+//! answers with that edge's normal — sideways, against the motion. That is the ghost
+//! collision.
+//!
+//! # Active edges and the Gauss map
+//!
+//! The normals a surface really has at a point are its Gauss map there: the face's
+//! normal inside a face; on an edge, the arc between the normals of the two faces that
+//! meet there, when the crease is convex, and nothing more when it is flat or concave; at
+//! a vertex, the spherical polygon of its faces' normals. So after each triangle's
+//! contact:
+//!
+//! 1. The triangle's *feature* that the normal `n` belongs to is read off `n` itself: the
+//!    face when `n` is within [`tolerance::ACTIVE_EDGE_ANGLE`] of the face normal, else
+//!    the triangle's support feature along `n`'s tangential part (an edge when two
+//!    corners tie within [`tolerance::FEATURE_TIE`] of the triangle's size, else a
+//!    vertex).
+//! 2. `n` is kept only when that feature may carry it: an *active* edge (a convex crease
+//!    sharper than the angle, or a boundary; see [`crate::shape::triangle_set`]) with
+//!    `n` inside its arc, or an active vertex. Otherwise `n` is replaced by the face's
+//!    normal (the side B is on; always the outside for a one-sided set), and the
+//!    distance is B's separation from the face's plane along it, from B's support point:
+//!    exact for a shape resting on a face, whichever triangle's edge it also touches.
+//!    A face contact is snapped to the exact face normal the same way.
+//! 3. **Voided features** (the rule Jolt's "enhanced internal edge removal" uses, written
+//!    here for any number of sets): a contact left on an edge or vertex whose corners are
+//!    all corners of a triangle that gave a *face* contact in the same query — compared
+//!    by position, so that it works across two adjacent heightfields or meshes, whose
+//!    shared rim edges are each other's boundary and hence active — is snapped to its
+//!    face normal too. A box straddling the seam of two flat fields then gets "up" from
+//!    both.
+//!
+//! Ruled out by measurement-free reasoning and kept for the note: pseudo-normals alone
+//! (angle-weighted vertex normals) leave the edge of a flat tiling with a normal exactly
+//! up only when the mesh is perfectly flat, and do nothing across two sets; and the
+//! per-edge rule alone leaves the seam of two fields active.
+//!
+//! # Regions
+//!
+//! [`manifolds`] builds each remaining triangle contact's manifold (the triangle clipped
+//! against B's support feature, [`mod@super::manifold`]) and merges the manifolds whose
+//! normals are within [`FEATURE_ANGLE_COS`] of each other into one region, reduced to at
+//! most four points: a box on a tiled floor gets one manifold of four points, a box
+//! across a convex ridge one per side.
+//!
+//! # Casts
+//!
+//! A linear cast runs [`super::cast_shapes`] against each triangle the swept box meets,
+//! keeping the earliest hit. A hit whose normal its feature cannot carry takes the face
+//! normal, and is dropped when B does not move into that face (a box sliding along a
+//! floor "hits" the next triangle's inner edge at time 0; the face does not stop it).
+
+use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, Motion, ShapeCast};
+use super::context::ShapePair;
+use super::dispatch::{self, QueryOptions};
+use super::manifold::{self, Manifold, ManifoldPoint, FEATURE_ANGLE_COS};
+use super::{ClosestPoints, Contact, QueryStatus};
+use crate::math::{Point, Pose, Real, Vector, EPSILON};
+use crate::shape::triangle_set::crease_is_active;
+use crate::shape::{MeshTriangle, Shape, Triangle, TriangleSet};
+use crate::support::SupportMap;
+use crate::tolerance;
+use std::ops::ControlFlow;
+
+/// A triangle set placed in the world: the set and its pose (local to world).
+pub type Placed<'a> = (&'a dyn TriangleSet, Pose);
+
+/// The feature of a triangle that a contact normal belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriangleFeature {
+    /// The face: the normal is the face's.
+    Face,
+    /// Edge `k`, from vertex `k` to vertex `(k + 1) % 3`.
+    Edge(u8),
+    /// Vertex `k`.
+    Vertex(u8),
+}
+
+/// A convex shape's contact with one triangle of static geometry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TriangleContact {
+    /// Which of the query's sets the triangle belongs to (0 for single-set queries).
+    pub set: usize,
+    /// The triangle's index in its set ([`MeshTriangle::index`]).
+    pub triangle: u32,
+    /// The triangle's feature that [`TriangleContact::contact`]'s normal belongs to, after
+    /// the ghost-collision rules (see the module notes): [`TriangleFeature::Face`] for every
+    /// normal that was snapped to the face.
+    pub feature: TriangleFeature,
+    /// The contact, A being the triangle and B the shape (world frame): signed distance,
+    /// unit normal from the triangle towards the shape, witness points.
+    pub contact: Contact,
+}
+
+/// A triangle contact with what the voiding pass and the manifolds need.
+struct Item {
+    out: TriangleContact,
+    tri: MeshTriangle,
+    pose: Pose,
+    /// +1 when B is on the outside of the face, −1 behind it (two-sided sets only).
+    side: Real,
+}
+
+/// The triangle as a convex shape (`None` for corners the shape checks reject, which a
+/// validated set never has).
+fn triangle_shape(t: &MeshTriangle) -> Option<Shape> {
+    let [a, b, c] = t.vertices;
+    Triangle::new(a, b, c).ok().map(Shape::from)
+}
+
+/// The feature of `t` that the unit normal `n` (set frame) belongs to (module notes, 1).
+fn classify(t: &MeshTriangle, n: Vector) -> TriangleFeature {
+    let tangent = n - t.normal * n.dot(t.normal);
+    let len = tangent.length();
+    if len.is_nan() || len <= tolerance::ACTIVE_EDGE_ANGLE {
+        return TriangleFeature::Face;
+    }
+    let d = tangent / len;
+    let v = t.vertices;
+    let h = [v[0].dot(d), v[1].dot(d), v[2].dot(d)];
+    let top = h[0].max(h[1]).max(h[2]);
+    let size = (v[1] - v[0])
+        .length()
+        .max((v[2] - v[1]).length())
+        .max((v[0] - v[2]).length());
+    let tie = tolerance::FEATURE_TIE * size;
+    let near = [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie];
+    match near {
+        [true, true, true] => TriangleFeature::Face,
+        [true, true, false] => TriangleFeature::Edge(0),
+        [false, true, true] => TriangleFeature::Edge(1),
+        [true, false, true] => TriangleFeature::Edge(2),
+        [true, false, false] => TriangleFeature::Vertex(0),
+        [false, true, false] => TriangleFeature::Vertex(1),
+        _ => TriangleFeature::Vertex(2),
+    }
+}
+
+/// Whether edge `k` of `t` is active seen from the outside (`front`) or from behind (a
+/// two-sided set): from behind, a crease that is concave from the front is convex.
+fn edge_active(t: &MeshTriangle, k: usize, front: bool) -> bool {
+    let e = &t.edges[k];
+    if front {
+        return e.active;
+    }
+    match e.neighbour_normal {
+        None => true,
+        Some(m) => {
+            let edge = t.vertices[(k + 1) % 3] - t.vertices[k];
+            crease_is_active(-t.normal, -m, -edge)
+        }
+    }
+}
+
+/// Whether the surface can have the unit normal `n` (set frame) at `feature` of `t`,
+/// on the side `front` (module notes, 2). The face itself answers false: its contacts are
+/// snapped to the exact face normal.
+fn allowed(t: &MeshTriangle, feature: TriangleFeature, n: Vector, front: bool) -> bool {
+    match feature {
+        TriangleFeature::Face => false,
+        TriangleFeature::Edge(k) => {
+            let k = k as usize;
+            if !edge_active(t, k, front) {
+                return false;
+            }
+            match t.edges[k].neighbour_normal {
+                None => true,
+                Some(m) => {
+                    // Inside the arc from the face's normal to the neighbour's, about
+                    // the edge (the same test from either side).
+                    let e = (t.vertices[(k + 1) % 3] - t.vertices[k]).normalize_or_zero();
+                    let tie = tolerance::FEATURE_TIE;
+                    t.normal.cross(n).dot(e) >= -tie && n.cross(m).dot(e) >= -tie
+                }
+            }
+        }
+        TriangleFeature::Vertex(k) => {
+            let k = k as usize;
+            let active = if front {
+                t.vertex_active(k)
+            } else {
+                edge_active(t, k, false) || edge_active(t, (k + 2) % 3, false)
+            };
+            active && in_vertex_cone(t, k, n, front)
+        }
+    }
+}
+
+/// Whether `n` lies in the cone of the normals that `t` knows around its vertex `k`:
+/// its own and its two neighbours' across the edges through `k` (a subset of the
+/// vertex's Gauss map, so a normal it rejects goes to a face; none is a ghost). A
+/// vertex on the boundary is unbounded on that side: any normal.
+fn in_vertex_cone(t: &MeshTriangle, k: usize, n: Vector, front: bool) -> bool {
+    let (Some(b), Some(c)) = (
+        t.edges[k].neighbour_normal,
+        t.edges[(k + 2) % 3].neighbour_normal,
+    ) else {
+        return true;
+    };
+    let s = if front { 1.0 } else { -1.0 };
+    let (a, b, c) = (t.normal * s, b * s, c * s);
+    let tie = tolerance::FEATURE_TIE;
+    let det = a.dot(b.cross(c));
+    if det.abs() > tie * tie {
+        // n = α a + β b + γ c with every weight ≥ 0 (Cramer's rule).
+        let w = [n.dot(b.cross(c)), n.dot(c.cross(a)), n.dot(a.cross(b))];
+        return w.iter().all(|&x| x / det >= -tie);
+    }
+    // Coplanar normals (a vertex on a straight crease): the arc between the two that
+    // differ most.
+    let pairs = [(a, b), (b, c), (c, a)];
+    let (p, q) = pairs
+        .into_iter()
+        .min_by(|x, y| x.0.dot(x.1).total_cmp(&y.0.dot(y.1)))
+        .unwrap_or((a, b));
+    let axis = p.cross(q);
+    let len = axis.length();
+    if len.is_nan() || len <= tie {
+        return n.dot(p) >= 1.0 - tie * tie;
+    }
+    let axis = axis / len;
+    n.dot(axis).abs() <= tie && p.cross(n).dot(axis) >= -tie && n.cross(q).dot(axis) >= -tie
+}
+
+/// B's contact with the face of `t` along the face normal on `side` (module notes, 2):
+/// B's support feature facing the face, clipped to the triangle (the manifold of the
+/// pair along that normal), its deepest point. `None` when nothing of B within `margin`
+/// lies over the triangle: the contact then belongs to the neighbours.
+#[allow(clippy::too_many_arguments)] // the triangle, its placement, the shape's
+fn face_contact(
+    t: &MeshTriangle,
+    tri: &Shape,
+    pose_t: &Pose,
+    side: Real,
+    b: &Shape,
+    pose_b: &Pose,
+    c: &Contact,
+    margin: Real,
+) -> Option<Contact> {
+    let n = pose_t.transform_vector(t.normal * side);
+    let pb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
+    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
+    let d = pb.dot(n) - plane;
+    if d.is_nan() || d > margin {
+        return None;
+    }
+    let along = Contact {
+        distance: d,
+        lower_bound: d,
+        upper_bound: d,
+        normal: n,
+        point_a: pb - n * d,
+        point_b: pb,
+        ..*c
+    };
+    let m = manifold::from_contact(tri, pose_t, b, pose_b, &along, margin);
+    let p = m
+        .points()
+        .iter()
+        .filter(|p| over_triangle(t, pose_t, p.point_a))
+        .min_by(|x, y| x.distance.total_cmp(&y.distance))?;
+    Some(Contact {
+        distance: p.distance,
+        lower_bound: p.distance,
+        upper_bound: p.distance,
+        point_a: p.point_a,
+        point_b: p.point_b,
+        ..along
+    })
+}
+
+/// Whether the world point `p` lies over triangle `t` (at `pose_t`): its projection
+/// on the triangle's plane is inside, up to [`tolerance::FEATURE_TIE`] of the size.
+fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
+    let q = pose_t.inverse_transform_point(p);
+    let [a, b, c] = t.vertices;
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    if nn.is_nan() || nn <= 0.0 {
+        return false;
+    }
+    let tie = -tolerance::FEATURE_TIE;
+    let w = [
+        (c - b).cross(q - b).dot(n) / nn,
+        (a - c).cross(q - c).dot(n) / nn,
+        (b - a).cross(q - a).dot(n) / nn,
+    ];
+    w.iter().all(|&x| x >= tie)
+}
+
+/// B's contact with triangle `t` of a set at `pose_t`, after the per-triangle rules;
+/// `None` when farther than `margin`.
+fn triangle_contact(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    one_sided: bool,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Option<(Contact, TriangleFeature, Real)> {
+    let tri = triangle_shape(t)?;
+    let c = dispatch::contact_with(&tri, pose_t, b, pose_b, options, None);
+    if c.distance.is_nan() || c.distance > margin {
+        return None;
+    }
+    let n = pose_t.inverse_transform_vector(c.normal);
+    let behind = n.dot(t.normal) < 0.0;
+    let side = if behind && !one_sided { -1.0 } else { 1.0 };
+    let feature = if behind && one_sided {
+        // A one-sided surface pushes whatever is behind it out through the front.
+        TriangleFeature::Face
+    } else {
+        classify(t, n)
+    };
+    if feature != TriangleFeature::Face && allowed(t, feature, n, side > 0.0) {
+        return Some((c, feature, side));
+    }
+    face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
+        .map(|f| (f, TriangleFeature::Face, side))
+}
+
+/// The corners of `feature` of `t` in the world (`None` entries unused).
+fn feature_corners(t: &MeshTriangle, pose: &Pose, feature: TriangleFeature) -> [Option<Point>; 2] {
+    let at = |k: usize| Some(pose.transform_point(t.vertices[k % 3]));
+    match feature {
+        TriangleFeature::Face => [None, None],
+        TriangleFeature::Edge(k) => [at(k as usize), at(k as usize + 1)],
+        TriangleFeature::Vertex(k) => [at(k as usize), None],
+    }
+}
+
+/// Every triangle contact of `b` (at `pose_b`) with the placed sets within `margin`
+/// (length ≥ 0; 0 for touching and penetrating contacts only), after the ghost-collision
+/// rules of the module notes, the voided features across all the sets included. The
+/// order is the sets', then the triangles' as each set hands them out.
+///
+/// Pass every static object a shape may touch at once (the world does) so that the
+/// seams between them are recognised.
+pub fn contacts(
+    sets: &[Placed<'_>],
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Vec<TriangleContact> {
+    items(sets, b, pose_b, margin, options)
+        .into_iter()
+        .map(|i| i.out)
+        .collect()
+}
+
+fn items(
+    sets: &[Placed<'_>],
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Vec<Item> {
+    let margin = if margin > 0.0 { margin } else { 0.0 };
+    let world = b.local_aabb().transformed(pose_b);
+    // (triangle, its set's pose, the set, whether one-sided)
+    let mut near: Vec<(MeshTriangle, Pose, usize, bool)> = Vec::new();
+    for (s, (set, pose_s)) in sets.iter().enumerate() {
+        let local = world.transformed(&pose_s.inverse());
+        let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+        let query = local.loosened(margin + slack);
+        let one_sided = set.one_sided();
+        set.triangles_in(&query, &mut |t| {
+            near.push((*t, *pose_s, s, one_sided));
+            ControlFlow::Continue(())
+        });
+    }
+    stitch_rims(&mut near);
+    let mut out = Vec::new();
+    for (t, pose_s, s, one_sided) in &near {
+        if let Some((contact, feature, side)) =
+            triangle_contact(t, pose_s, *one_sided, b, pose_b, margin, options)
+        {
+            out.push(Item {
+                out: TriangleContact {
+                    set: *s,
+                    triangle: t.index,
+                    feature,
+                    contact,
+                },
+                tri: *t,
+                pose: *pose_s,
+                side,
+            });
+        }
+    }
+    void_internal_features(&mut out, b, pose_b, margin);
+    out
+}
+
+/// Whether two world points are the same corner, up to the rounding of placing them.
+fn same_corner(p: Point, q: Point) -> bool {
+    let scale = p.abs().max_element().max(q.abs().max_element());
+    (p - q).abs().max_element() <= 64.0 * EPSILON * scale
+}
+
+/// Module notes, 3: a boundary edge that another nearby triangle also has (by position:
+/// the seam of two adjacent sets, or an unwelded mesh) takes that triangle as its
+/// neighbour, and its activity from their crease.
+fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize, bool)]) {
+    for i in 0..near.len() {
+        for k in 0..3 {
+            let (t, pose) = (&near[i].0, &near[i].1);
+            if t.edges[k].neighbour_normal.is_some() {
+                continue;
+            }
+            let p = pose.transform_point(t.vertices[k]);
+            let q = pose.transform_point(t.vertices[(k + 1) % 3]);
+            let partner = near.iter().enumerate().find_map(|(j, (u, pose_u, _, _))| {
+                if j == i {
+                    return None;
+                }
+                let w = u.vertices.map(|v| pose_u.transform_point(v));
+                let has = |x: Point| w.iter().any(|&y| same_corner(x, y));
+                (has(p) && has(q)).then(|| pose_u.transform_vector(u.normal))
+            });
+            if let Some(m) = partner {
+                let (t, pose) = (&mut near[i].0, &near[i].1);
+                let m = pose.inverse_transform_vector(m);
+                let edge = t.vertices[(k + 1) % 3] - t.vertices[k];
+                t.edges[k] = crate::shape::MeshEdge {
+                    active: crease_is_active(t.normal, m, edge),
+                    neighbour_normal: Some(m),
+                };
+            }
+        }
+    }
+}
+
+/// Module notes, 3: edge and vertex contacts on corners of face-contact triangles take
+/// their face normals.
+fn void_internal_features(items: &mut Vec<Item>, b: &Shape, pose_b: &Pose, margin: Real) {
+    if items.iter().all(|i| i.out.feature == TriangleFeature::Face) {
+        return;
+    }
+    // Corners of face contacts void edges and vertices; the ends of edge contacts void
+    // vertices (a vertex contact beside an edge contact through that vertex is the
+    // edge's, seen from a triangle that ends there).
+    let voided: Vec<Point> = items
+        .iter()
+        .filter(|i| i.out.feature == TriangleFeature::Face)
+        .flat_map(|i| i.tri.vertices.map(|v| i.pose.transform_point(v)))
+        .collect();
+    let edge_ends: Vec<Point> = items
+        .iter()
+        .filter(|i| matches!(i.out.feature, TriangleFeature::Edge(_)))
+        .flat_map(|i| feature_corners(&i.tri, &i.pose, i.out.feature))
+        .flatten()
+        .collect();
+    let is_voided = |p: Option<Point>| p.is_none_or(|p| voided.iter().any(|&v| same_corner(p, v)));
+    let is_edge_end =
+        |p: Option<Point>| p.is_some_and(|p| edge_ends.iter().any(|&v| same_corner(p, v)));
+    items.retain_mut(|i| {
+        if i.out.feature == TriangleFeature::Face {
+            return true;
+        }
+        let [p, q] = feature_corners(&i.tri, &i.pose, i.out.feature);
+        let vertex = matches!(i.out.feature, TriangleFeature::Vertex(_));
+        if !(is_voided(p) && is_voided(q) || vertex && is_edge_end(p)) {
+            return true;
+        }
+        let Some(tri) = triangle_shape(&i.tri) else {
+            return false;
+        };
+        match face_contact(
+            &i.tri,
+            &tri,
+            &i.pose,
+            i.side,
+            b,
+            pose_b,
+            &i.out.contact,
+            margin,
+        ) {
+            Some(f) => {
+                i.out.contact = f;
+                i.out.feature = TriangleFeature::Face;
+                true
+            }
+            None => false,
+        }
+    });
+}
+
+/// The deepest triangle contact of `b` with `set` (at `pose_set`) within `margin`,
+/// after the ghost-collision rules; `None` when no triangle is that close (see
+/// [`closest_points`] for the distance then).
+pub fn contact(
+    set: &dyn TriangleSet,
+    pose_set: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Option<TriangleContact> {
+    contacts(&[(set, *pose_set)], b, pose_b, margin, options)
+        .into_iter()
+        .min_by(|x, y| x.contact.distance.total_cmp(&y.contact.distance))
+}
+
+/// The contact manifolds of `b` (at `pose_b`) with the placed sets: one per touching
+/// region (module notes), each of at most four points, the deepest region first. Each
+/// point's `point_a` lies on a triangle, `point_b` on the shape, `point_b − point_a =
+/// distance · normal` with the region's normal (unit, world, from the geometry towards
+/// the shape); feature ids combine the set, the triangle and the pair's feature. Empty
+/// when nothing is within `margin`.
+pub fn manifolds(
+    sets: &[Placed<'_>],
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Vec<Manifold> {
+    let mut items = items(sets, b, pose_b, margin, options);
+    items.sort_by(|x, y| x.out.contact.distance.total_cmp(&y.out.contact.distance));
+    // (normal, status, points) per region.
+    let mut regions: Vec<(Vector, QueryStatus, Vec<ManifoldPoint>)> = Vec::new();
+    let mut size: Real = 0.0;
+    for i in &items {
+        let Some(tri) = triangle_shape(&i.tri) else {
+            continue;
+        };
+        let m = manifold::from_contact(&tri, &i.pose, b, pose_b, &i.out.contact, margin);
+        if m.is_empty() {
+            continue;
+        }
+        let tag = (i.out.set as u32)
+            .wrapping_mul(0x85eb_ca6b)
+            .wrapping_add(i.out.triangle.wrapping_mul(0x9e37_79b1));
+        let r = match regions
+            .iter()
+            .position(|r| r.0.dot(m.normal) >= FEATURE_ANGLE_COS)
+        {
+            Some(r) => r,
+            None => {
+                regions.push((m.normal, m.status, Vec::new()));
+                regions.len() - 1
+            }
+        };
+        let n = regions[r].0;
+        for p in m
+            .points()
+            .iter()
+            .filter(|p| over_triangle(&i.tri, &i.pose, p.point_a))
+        {
+            // Re-expressed along the region's normal (the same normal on flat ground).
+            let distance = (p.point_b - p.point_a).dot(n);
+            size = size.max(p.point_b.abs().max_element());
+            regions[r].2.push(ManifoldPoint {
+                point_a: p.point_b - n * distance,
+                point_b: p.point_b,
+                distance,
+                feature: p.feature ^ tag,
+            });
+        }
+    }
+    regions
+        .into_iter()
+        .filter(|r| !r.2.is_empty())
+        .map(|(n, status, points)| manifold::reduced(n, status, &points, size))
+        .collect()
+}
+
+/// Whether `b` (at `pose_b`) overlaps or touches a triangle of `set` (at `pose_set`).
+/// The triangles are the surface: a shape wholly behind a one-sided surface, or inside
+/// a closed mesh, touching no triangle, does not intersect it.
+pub fn intersects(
+    set: &dyn TriangleSet,
+    pose_set: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+) -> bool {
+    let world = b.local_aabb().transformed(pose_b);
+    let local = world.transformed(&pose_set.inverse());
+    let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    let mut hit = false;
+    set.triangles_in(&local.loosened(slack), &mut |t| {
+        if let Some(tri) = triangle_shape(t) {
+            if dispatch::intersects_with(&tri, pose_set, b, pose_b, options, None) {
+                hit = true;
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    hit
+}
+
+/// The closest points of `b` (at `pose_b`) and the triangles of `set` (at
+/// `pose_set`), with the index of the closest triangle; `None` when the set has no
+/// triangle. Frames, units and outcomes as [`super::closest_points`] (A the triangle).
+/// The search grows a box about `b` until it holds a triangle, then finishes within the
+/// best distance found.
+pub fn closest_points(
+    set: &dyn TriangleSet,
+    pose_set: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+) -> Option<(ClosestPoints, u32)> {
+    let bounds = set.local_aabb()?;
+    let local = b
+        .local_aabb()
+        .transformed(pose_b)
+        .transformed(&pose_set.inverse());
+    let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    let mut best: Option<(ClosestPoints, u32)> = None;
+    let visit = |r: Real, best: &mut Option<(ClosestPoints, u32)>| {
+        set.triangles_in(&local.loosened(r + slack), &mut |t| {
+            if let Some(tri) = triangle_shape(t) {
+                let c = dispatch::closest_points_with(&tri, pose_set, b, pose_b, options, None);
+                if best.as_ref().is_none_or(|(x, _)| c.distance < x.distance) {
+                    *best = Some((c, t.index));
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    };
+    // Start from the gap between the two boxes, doubling until a triangle is found.
+    let gap = (bounds.mins - local.maxs)
+        .max(local.mins - bounds.maxs)
+        .max(Vector::ZERO)
+        .length();
+    let mut r = gap
+        .max(local.half_extents().max_element())
+        .max(Real::MIN_POSITIVE);
+    let limit = (bounds.merged(&local)).half_extents().length() * 4.0 + r;
+    while best.is_none() && r <= limit {
+        visit(r, &mut best);
+        r *= 2.0;
+    }
+    if best.is_none() {
+        visit(Real::MAX / 4.0, &mut best);
+    }
+    // Every triangle closer than the best found lies within that distance of b's box.
+    let d = best.as_ref()?.0.distance;
+    visit(d, &mut best);
+    best
+}
+
+/// The first time `b` (at `pose_b`, translating at `velocity`, world frame, length per
+/// unit time, relative to the set) comes within `target_distance` of a triangle of
+/// `set` (at `pose_set`), within `[0, max_toi]` (inclusive, may be infinite), after the
+/// ghost-collision rule for casts (module notes); with the triangle's index. `Ok(None)`
+/// when nothing is hit. Frames, units and start rules as [`super::cast_shapes`] (A the
+/// triangle).
+///
+/// # Errors
+/// As [`super::cast_shapes`]: a velocity or distances that are NaN, infinite where they
+/// must be finite, or negative.
+#[allow(clippy::too_many_arguments)] // the parameters of a cast, as `compound::cast_colliders`
+pub fn cast(
+    set: &dyn TriangleSet,
+    pose_set: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    velocity: Vector,
+    max_toi: Real,
+    target_distance: Real,
+    options: &QueryOptions,
+) -> Result<Option<(ShapeCast, u32)>, CastError> {
+    check_max_toi(max_toi)?;
+    let Some(bounds) = set.local_aabb() else {
+        return Ok(None);
+    };
+    let start = b.local_aabb().transformed(pose_b);
+    let v_local = pose_set.inverse_transform_vector(velocity);
+    let local = start.transformed(&pose_set.inverse());
+    let grow = target_distance.max(0.0)
+        + tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    // The time the shape's box leaves the set's box for good bounds the sweep.
+    let reach = bounds.grown(local.half_extents()).loosened(grow);
+    let Some((_, t_end)) = reach.ray_span(local.center(), v_local, max_toi) else {
+        return Ok(None);
+    };
+    let swept = local
+        .swept(v_local * if t_end.is_finite() { t_end } else { 0.0 })
+        .loosened(grow);
+    let mut best: Option<(ShapeCast, u32)> = None;
+    let mut error = None;
+    set.triangles_in(&swept, &mut |t| {
+        let Some(tri) = triangle_shape(t) else {
+            return ControlFlow::Continue(());
+        };
+        let limit = best.as_ref().map_or(max_toi, |(c, _)| c.toi);
+        let mut input = CastInput::new(
+            ShapePair::new(&tri, *pose_set, b, *pose_b),
+            Motion::ZERO,
+            Motion::linear(velocity),
+        );
+        input.max_toi = limit;
+        input.target_distance = target_distance;
+        let hit = match cast_shapes(&input, options) {
+            Ok(h) => h,
+            Err(e) => {
+                error = Some(e);
+                return ControlFlow::Break(());
+            }
+        };
+        if !hit.hit {
+            return ControlFlow::Continue(());
+        }
+        let Some(hit) = ghost_free(t, pose_set, set.one_sided(), hit, velocity) else {
+            return ControlFlow::Continue(());
+        };
+        let better = best
+            .as_ref()
+            .is_none_or(|(c, i)| hit.toi < c.toi || (hit.toi == c.toi && t.index < *i));
+        if better {
+            best = Some((hit, t.index));
+        }
+        ControlFlow::Continue(())
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(best),
+    }
+}
+
+/// The cast rule of the module notes: a hit whose normal its feature cannot carry takes
+/// the face's normal, and is dropped when the shape does not move into the face.
+fn ghost_free(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    one_sided: bool,
+    mut hit: ShapeCast,
+    velocity: Vector,
+) -> Option<ShapeCast> {
+    let n = pose_t.inverse_transform_vector(hit.normal);
+    let behind = n.dot(t.normal) < 0.0;
+    let side: Real = if behind && !one_sided { -1.0 } else { 1.0 };
+    let feature = if behind && one_sided {
+        TriangleFeature::Face
+    } else {
+        classify(t, n)
+    };
+    if feature != TriangleFeature::Face && allowed(t, feature, n, side > 0.0) {
+        return Some(hit);
+    }
+    let face = pose_t.transform_vector(t.normal * side);
+    // Moving into the face: B's velocity relative to the set against the face normal.
+    // At a start overlapping the face, the contact stands whatever the motion.
+    if hit.start != CastStart::Overlapping && velocity.dot(face) >= 0.0 {
+        return None;
+    }
+    let d = (hit.point_b - hit.point_a).dot(face);
+    hit.normal = face;
+    hit.point_a = hit.point_b - face * d;
+    Some(hit)
+}
