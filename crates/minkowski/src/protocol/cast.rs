@@ -24,15 +24,15 @@ use crate::query::compound::{self, Collider};
 use crate::query::{
     self, CastError, CastStart, Motion, QueryOptions, QueryStatus, Ray, RayOptions,
 };
-use crate::shape::{HeightField, Shape};
+use crate::shape::{HeightField, Shape, StaticShape};
 use crate::{Pose, Real, Vector};
 
-fn query_err(m: String) -> LineError {
+pub(crate) fn query_err(m: String) -> LineError {
     err(ErrorKind::InvalidQuery, m)
 }
 
 /// A required `[x, y, z]` field of the query (held to the magnitude limit as written).
-fn field(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
+pub(crate) fn field(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
     match q.get(name) {
         Some(v) => vec3(v, &format!("'{name}'"), query_err),
         None => Err(query_err(format!("missing '{name}': [x, y, z]"))),
@@ -40,7 +40,7 @@ fn field(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
 }
 
 /// An optional `[x, y, z]` field (zero when absent or null).
-fn optional(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
+pub(crate) fn optional(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
     match q.get(name) {
         None | Some(Value::Null) => Ok(Vector::ZERO),
         Some(v) => vec3(v, &format!("'{name}'"), query_err),
@@ -48,7 +48,7 @@ fn optional(q: &Map<String, Value>, name: &str) -> Result<Vector, LineError> {
 }
 
 /// An optional number `>= 0` (`default` when absent or null).
-fn number(q: &Map<String, Value>, name: &str, default: Real) -> Result<Real, LineError> {
+pub(crate) fn number(q: &Map<String, Value>, name: &str, default: Real) -> Result<Real, LineError> {
     match q.get(name) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Number(n)) => match n.as_f64() {
@@ -145,21 +145,21 @@ pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError
     field.map_err(|e| shape_err(e.to_string()))
 }
 
-/// What a ray is cast at: a convex shape or compound, or a heightfield.
+/// What a ray is cast at: a convex shape or compound, or static geometry.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RayTarget {
     /// A convex shape or a compound.
     Collider(Collider),
-    /// A heightfield.
-    HeightField(Box<HeightField>),
+    /// Static geometry (a heightfield).
+    Static(StaticShape),
 }
 
 fn ray_target(q: &Map<String, Value>) -> Result<RayTarget, LineError> {
     let v = q
         .get("shape")
         .ok_or_else(|| query_err("missing shape 'shape'".into()))?;
-    if v.get("type").and_then(Value::as_str) == Some("heightfield") {
-        return parse_heightfield(v, "shape").map(|h| RayTarget::HeightField(Box::new(h)));
+    if super::statics::is_static(Some(v)) {
+        return super::statics::parse_static(v, "shape").map(RayTarget::Static);
     }
     parse_collider(v, "shape").map(RayTarget::Collider)
 }
@@ -232,7 +232,7 @@ pub struct HeightAtAnswer {
     pub hole: Option<bool>,
 }
 
-fn cast_err(e: CastError) -> LineError {
+pub(crate) fn cast_err(e: CastError) -> LineError {
     query_err(e.to_string())
 }
 
@@ -286,8 +286,8 @@ impl RayRequest {
             RayTarget::Collider(c) => {
                 compound::cast_ray(c, &self.pose, &self.ray, &self.options).map_err(cast_err)?
             }
-            RayTarget::HeightField(h) => compound::PartAnswer {
-                answer: query::cast_ray_heightfield(h, &self.pose, &self.ray, &self.options)
+            RayTarget::Static(s) => compound::PartAnswer {
+                answer: query::static_dispatch::cast_ray(s, &self.pose, &self.ray, &self.options)
                     .map_err(cast_err)?,
                 part_a: None,
                 part_b: None,

@@ -32,6 +32,7 @@
 
 pub mod cast;
 pub mod hull;
+pub mod statics;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -844,6 +845,8 @@ pub enum Answer {
     Contact(ContactAnswer),
     /// To a `manifold` query.
     Manifold(ManifoldAnswer),
+    /// To a `manifold` query with a triangle mesh or heightfield: one per region.
+    Manifolds(statics::ManifoldsAnswer),
     /// To a `ray` query.
     Ray(cast::RayAnswer),
     /// To a `cast` query.
@@ -875,6 +878,7 @@ impl Answer {
                         p.distance.is_finite() && all_finite(&p.point_a) && all_finite(&p.point_b)
                     })
             }
+            Answer::Manifolds(a) => a.is_finite(),
             Answer::Ray(a) => a.is_finite(),
             Answer::Cast(a) => a.is_finite(),
             Answer::Project(a) => a.is_finite(),
@@ -892,9 +896,21 @@ impl Answer {
 pub fn answer(q: &Map<String, Value>) -> Result<Answer, LineError> {
     let answer = match q.get("query").and_then(Value::as_str) {
         Some("ray") => Answer::Ray(cast::RayRequest::parse(q)?.answer()?),
+        Some("cast") if statics::is_static(q.get("a")) || statics::is_static(q.get("b")) => {
+            Answer::Cast(statics::StaticCastRequest::parse(q)?.answer()?)
+        }
         Some("cast") => Answer::Cast(cast::CastRequest::parse(q)?.answer()?),
+        Some("project") if statics::is_static(q.get("shape")) => {
+            Answer::Project(statics::StaticProjectRequest::parse(q)?.answer()?)
+        }
         Some("project") => Answer::Project(cast::ProjectRequest::parse(q)?.answer()?),
         Some("height_at") => Answer::HeightAt(cast::HeightAtRequest::parse(q)?.answer()?),
+        Some(kind) if statics::is_static(q.get("a")) || statics::is_static(q.get("b")) => {
+            match QueryKind::from_name(kind) {
+                Some(kind) => statics::StaticQueryRequest::parse(q, kind)?.answer()?,
+                None => QueryRequest::parse(q)?.answer(),
+            }
+        }
         _ => QueryRequest::parse(q)?.answer(),
     };
     if !answer.is_finite() {

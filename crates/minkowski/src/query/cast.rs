@@ -545,7 +545,8 @@ pub struct ShapeCast {
 }
 
 impl ShapeCast {
-    fn miss(start: CastStart, status: QueryStatus, iterations: u32) -> Self {
+    /// No hit, with how the shapes stood at time 0.
+    pub(crate) fn miss(start: CastStart, status: QueryStatus, iterations: u32) -> Self {
         Self {
             hit: false,
             toi: 0.0,

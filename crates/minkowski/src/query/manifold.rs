@@ -145,6 +145,18 @@ impl Manifold {
         self
     }
 
+    /// The one-point manifold of a contact (its witnesses, feature 0).
+    pub(crate) fn single(c: &Contact) -> Self {
+        let mut m = Manifold::empty(c.normal, c.status);
+        m.push(ManifoldPoint {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            distance: c.distance,
+            feature: 0,
+        });
+        m
+    }
+
     fn empty(normal: Vector, status: QueryStatus) -> Self {
         Manifold {
             normal,

@@ -58,6 +58,7 @@ mod polytope;
 mod ray;
 pub mod sat;
 pub mod simplex;
+pub mod static_dispatch;
 pub mod static_geometry;
 
 pub(crate) use cast::check_max_toi;

@@ -580,6 +580,25 @@ impl HeightField {
         })
     }
 
+    /// The triangle (of the two-triangle split, see the [`super::TriangleSet`]
+    /// implementation) over the local point `(x, z)`, and the height of its plane there
+    /// (local y); `None` outside the field's rectangle, over a hole, or for a NaN.
+    pub(crate) fn triangle_under(&self, x: Real, z: Real) -> Option<(super::MeshTriangle, Real)> {
+        use super::TriangleSet;
+        let (lx, lz) = (x - self.origin.x, z - self.origin.z);
+        let [w, d] = self.extent();
+        if !((0.0..=w).contains(&lx) && (0.0..=d).contains(&lz)) {
+            return None;
+        }
+        let (j, u) = split(lx / self.cell[0], self.cols - 1);
+        let (i, v) = split(lz / self.cell[1], self.rows - 1);
+        let half = usize::from(v > u);
+        let t = self.triangle((2 * (i * (self.cols - 1) + j) + half) as u32)?;
+        let (p, n) = (t.vertices[0], t.normal);
+        let y = p.y - (n.x * (x - p.x) + n.z * (z - p.z)) / n.y;
+        Some((t, y))
+    }
+
     /// Whether an active edge meets at sample `(r, c)`: one of the (up to six) halves
     /// around it has an active edge through it (a missing half makes the sample a
     /// boundary vertex, with active edges).

@@ -37,6 +37,7 @@ mod pyramid;
 mod rounded;
 mod segment;
 mod sphere;
+mod static_shape;
 pub mod tessellation;
 mod triangle;
 pub mod triangle_set;
@@ -57,6 +58,7 @@ pub use pyramid::Pyramid;
 pub use rounded::RoundedShape;
 pub use segment::Segment;
 pub use sphere::Sphere;
+pub use static_shape::StaticShape;
 pub use triangle::Triangle;
 pub use triangle_set::{MeshEdge, MeshTriangle, TriangleSet};
 
