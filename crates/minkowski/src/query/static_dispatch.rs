@@ -209,7 +209,6 @@ fn piece_contact(
 /// per touching region (see [`sg::manifolds`]), every part of a compound's; empty when
 /// nothing is that close. A shape buried under a heightfield gets one single-point
 /// manifold from its buried contact.
-#[allow(irrefutable_let_patterns)] // a heightfield is the only static shape so far
 pub fn manifolds(
     s: &StaticShape,
     pose_s: &Pose,
@@ -218,23 +217,50 @@ pub fn manifolds(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<Manifold> {
-    let mut out = Vec::new();
-    for (shape, pose) in pieces(b, pose_b) {
-        let set = triangles(s);
-        let mut m = sg::manifolds(&[(set, *pose_s)], shape, &pose, margin, options);
-        if m.is_empty() {
-            if let StaticShape::HeightField(h) = s {
-                if let Some(c) = buried(h, pose_s, shape, &pose) {
-                    m.push(Manifold::single(&c));
-                }
-            }
-        }
-        out.extend(m);
-    }
+    let mut out: Vec<Manifold> = manifolds_with_all(&[(s, *pose_s)], b, pose_b, margin, options)
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
     out.sort_by(|x, y| {
         let d = |m: &Manifold| m.points().first().map_or(Real::INFINITY, |p| p.distance);
         d(x).total_cmp(&d(y))
     });
+    out
+}
+
+/// The contact manifolds of B with several static shapes at once (each with its world
+/// pose), within `margin`: the triangle geometry of all of them is queried together, so
+/// that the seam between two adjacent heightfields or meshes is no edge at all (see
+/// [`sg`]'s voided features); each manifold comes with the index (into `statics`) of the
+/// static shape of its deepest point. The world uses it for each object against the
+/// static shapes its box meets.
+#[allow(irrefutable_let_patterns)] // a heightfield is the only static shape so far
+pub fn manifolds_with_all(
+    statics: &[(&StaticShape, Pose)],
+    b: &Collider,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Vec<(usize, Manifold)> {
+    let sets: Vec<sg::Placed<'_>> = statics
+        .iter()
+        .map(|(s, pose)| (triangles(s), *pose))
+        .collect();
+    let mut out = Vec::new();
+    for (shape, pose) in pieces(b, pose_b) {
+        for (set, m) in sg::manifolds_tagged(&sets, shape, &pose, margin, options) {
+            out.push((set, m));
+        }
+        for (k, (s, pose_s)) in statics.iter().enumerate() {
+            if let StaticShape::HeightField(h) = s {
+                if out.iter().all(|(i, _)| *i != k) {
+                    if let Some(c) = buried(h, pose_s, shape, &pose) {
+                        out.push((k, Manifold::single(&c)));
+                    }
+                }
+            }
+        }
+    }
     out
 }
 

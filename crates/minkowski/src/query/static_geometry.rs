@@ -529,10 +529,25 @@ pub fn manifolds(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<Manifold> {
+    manifolds_tagged(sets, b, pose_b, margin, options)
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect()
+}
+
+/// [`manifolds`], each with the set of its deepest point (an index into `sets`).
+pub fn manifolds_tagged(
+    sets: &[Placed<'_>],
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    options: &QueryOptions,
+) -> Vec<(usize, Manifold)> {
     let mut items = items(sets, b, pose_b, margin, options);
     items.sort_by(|x, y| x.out.contact.distance.total_cmp(&y.out.contact.distance));
     // (normal, status, points) per region.
-    let mut regions: Vec<(Vector, QueryStatus, Vec<ManifoldPoint>)> = Vec::new();
+    // (normal, status, points, the set of the deepest) per region.
+    let mut regions: Vec<(Vector, QueryStatus, Vec<ManifoldPoint>, usize)> = Vec::new();
     let mut size: Real = 0.0;
     for i in &items {
         let Some(tri) = triangle_shape(&i.tri) else {
@@ -551,7 +566,7 @@ pub fn manifolds(
         {
             Some(r) => r,
             None => {
-                regions.push((m.normal, m.status, Vec::new()));
+                regions.push((m.normal, m.status, Vec::new(), i.out.set));
                 regions.len() - 1
             }
         };
@@ -575,7 +590,7 @@ pub fn manifolds(
     regions
         .into_iter()
         .filter(|r| !r.2.is_empty())
-        .map(|(n, status, points)| manifold::reduced(n, status, &points, size))
+        .map(|(n, status, points, set)| (set, manifold::reduced(n, status, &points, size)))
         .collect()
 }
 
