@@ -182,6 +182,9 @@ pub fn touching_as_zero(distance: Real, floor: Real) -> Real {
 /// 0.01 rad of the true one.
 pub const ACTIVE_EDGE_ANGLE: Real = 0.01;
 
+/// The cosine of [`ACTIVE_EDGE_ANGLE`] (a test checks that they agree).
+pub const ACTIVE_EDGE_COS: Real = 0.999_950_000_416_665_3;
+
 /// How close (relative to a triangle's longest edge, or as the sine of an angle) two of
 /// a triangle's corners must be along a contact normal's tangential part to count as an
 /// edge rather than a vertex, and how far outside an edge's arc of normals a normal may
@@ -202,5 +205,10 @@ mod tests {
         assert_eq!(touching_as_zero(floor * 0.5, floor), 0.0);
         assert_eq!(touching_as_zero(floor * 2.0, floor), floor * 2.0);
         assert_eq!(touching_as_zero(-1.0, floor), -1.0);
+    }
+
+    #[test]
+    fn active_edge_cosine_matches_the_angle() {
+        assert!((ACTIVE_EDGE_ANGLE.cos() - ACTIVE_EDGE_COS).abs() <= 2.0 * EPSILON);
     }
 }

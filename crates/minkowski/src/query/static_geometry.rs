@@ -167,7 +167,13 @@ fn edge_active(t: &MeshTriangle, k: usize, front: bool) -> bool {
 /// Whether the surface can have the unit normal `n` (set frame) at `feature` of `t`,
 /// on the side `front` (module notes, 2). The face itself answers false: its contacts are
 /// snapped to the exact face normal.
-fn allowed(t: &MeshTriangle, feature: TriangleFeature, n: Vector, front: bool) -> bool {
+fn allowed(
+    set: &dyn TriangleSet,
+    t: &MeshTriangle,
+    feature: TriangleFeature,
+    n: Vector,
+    front: bool,
+) -> bool {
     match feature {
         TriangleFeature::Face => false,
         TriangleFeature::Edge(k) => {
@@ -189,7 +195,7 @@ fn allowed(t: &MeshTriangle, feature: TriangleFeature, n: Vector, front: bool) -
         TriangleFeature::Vertex(k) => {
             let k = k as usize;
             let active = if front {
-                t.vertex_active(k)
+                set.vertex_active(t, k)
             } else {
                 edge_active(t, k, false) || edge_active(t, (k + 2) % 3, false)
             };
@@ -303,14 +309,15 @@ fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
 /// B's contact with triangle `t` of a set at `pose_t`, after the per-triangle rules;
 /// `None` when farther than `margin`.
 fn triangle_contact(
+    set: &dyn TriangleSet,
     t: &MeshTriangle,
     pose_t: &Pose,
-    one_sided: bool,
     b: &Shape,
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
 ) -> Option<(Contact, TriangleFeature, Real)> {
+    let one_sided = set.one_sided();
     let tri = triangle_shape(t)?;
     let c = dispatch::contact_with(&tri, pose_t, b, pose_b, options, None);
     if c.distance.is_nan() || c.distance > margin {
@@ -325,7 +332,7 @@ fn triangle_contact(
     } else {
         classify(t, n)
     };
-    if feature != TriangleFeature::Face && allowed(t, feature, n, side > 0.0) {
+    if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
         return Some((c, feature, side));
     }
     face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
@@ -371,23 +378,22 @@ fn items(
 ) -> Vec<Item> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
     let world = b.local_aabb().transformed(pose_b);
-    // (triangle, its set's pose, the set, whether one-sided)
-    let mut near: Vec<(MeshTriangle, Pose, usize, bool)> = Vec::new();
+    // (triangle, its set's pose, the set)
+    let mut near: Vec<(MeshTriangle, Pose, usize)> = Vec::new();
     for (s, (set, pose_s)) in sets.iter().enumerate() {
         let local = world.transformed(&pose_s.inverse());
         let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
         let query = local.loosened(margin + slack);
-        let one_sided = set.one_sided();
         set.triangles_in(&query, &mut |t| {
-            near.push((*t, *pose_s, s, one_sided));
+            near.push((*t, *pose_s, s));
             ControlFlow::Continue(())
         });
     }
     stitch_rims(&mut near);
     let mut out = Vec::new();
-    for (t, pose_s, s, one_sided) in &near {
+    for (t, pose_s, s) in &near {
         if let Some((contact, feature, side)) =
-            triangle_contact(t, pose_s, *one_sided, b, pose_b, margin, options)
+            triangle_contact(sets[*s].0, t, pose_s, b, pose_b, margin, options)
         {
             out.push(Item {
                 out: TriangleContact {
@@ -415,7 +421,7 @@ fn same_corner(p: Point, q: Point) -> bool {
 /// Module notes, 3: a boundary edge that another nearby triangle also has (by position:
 /// the seam of two adjacent sets, or an unwelded mesh) takes that triangle as its
 /// neighbour, and its activity from their crease.
-fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize, bool)]) {
+fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize)]) {
     for i in 0..near.len() {
         for k in 0..3 {
             let (t, pose) = (&near[i].0, &near[i].1);
@@ -424,7 +430,7 @@ fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize, bool)]) {
             }
             let p = pose.transform_point(t.vertices[k]);
             let q = pose.transform_point(t.vertices[(k + 1) % 3]);
-            let partner = near.iter().enumerate().find_map(|(j, (u, pose_u, _, _))| {
+            let partner = near.iter().enumerate().find_map(|(j, (u, pose_u, _))| {
                 if j == i {
                     return None;
                 }
@@ -734,7 +740,7 @@ pub fn cast(
         if !hit.hit {
             return ControlFlow::Continue(());
         }
-        let Some(hit) = ghost_free(t, pose_set, set.one_sided(), hit, velocity) else {
+        let Some(hit) = ghost_free(set, t, pose_set, hit, velocity) else {
             return ControlFlow::Continue(());
         };
         let better = best
@@ -754,12 +760,13 @@ pub fn cast(
 /// The cast rule of the module notes: a hit whose normal its feature cannot carry takes
 /// the face's normal, and is dropped when the shape does not move into the face.
 fn ghost_free(
+    set: &dyn TriangleSet,
     t: &MeshTriangle,
     pose_t: &Pose,
-    one_sided: bool,
     mut hit: ShapeCast,
     velocity: Vector,
 ) -> Option<ShapeCast> {
+    let one_sided = set.one_sided();
     let n = pose_t.inverse_transform_vector(hit.normal);
     let behind = n.dot(t.normal) < 0.0;
     let side: Real = if behind && !one_sided { -1.0 } else { 1.0 };
@@ -768,7 +775,7 @@ fn ghost_free(
     } else {
         classify(t, n)
     };
-    if feature != TriangleFeature::Face && allowed(t, feature, n, side > 0.0) {
+    if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
         return Some(hit);
     }
     let face = pose_t.transform_vector(t.normal * side);

@@ -476,6 +476,7 @@ impl super::TriangleSet for HeightField {
             return;
         };
         let (ylo, yhi) = (aabb.mins.y - self.origin.y, aabb.maxs.y - self.origin.y);
+        let mut window = Window::new(i0, i1, j0, j1);
         for i in i0..=i1 {
             for j in j0..=j1 {
                 let [lo, hi] = self.block_range(0, i, j);
@@ -485,7 +486,7 @@ impl super::TriangleSet for HeightField {
                 }
                 let base = 2 * (i * cells_x + j) as u32;
                 for half in 0..2 {
-                    if let Some(t) = self.cell_triangle(i, j, half) {
+                    if let Some(t) = window.cell_triangle(self, i, j, half) {
                         let t = super::MeshTriangle {
                             index: base + half as u32,
                             ..t
@@ -506,8 +507,22 @@ impl super::TriangleSet for HeightField {
         if i >= self.rows - 1 {
             return None;
         }
-        self.cell_triangle(i, j, index as usize % 2)
+        Window::new(i, i, j, j)
+            .cell_triangle(self, i, j, index as usize % 2)
             .map(|t| super::MeshTriangle { index, ..t })
+    }
+
+    fn vertex_active(&self, t: &super::MeshTriangle, k: usize) -> bool {
+        let cells_x = self.cols - 1;
+        let cell = t.index as usize / 2;
+        let (i, j) = (cell / cells_x, cell % cells_x);
+        let corners = if t.index % 2 == 0 {
+            [(i, j), (i + 1, j + 1), (i, j + 1)]
+        } else {
+            [(i, j), (i + 1, j), (i + 1, j + 1)]
+        };
+        let (r, c) = corners[k % 3];
+        Window::new(i, i, j, j).sample_active(self, r, c)
     }
 
     fn one_sided(&self) -> bool {
@@ -549,37 +564,6 @@ impl HeightField {
         Some((corners, normal.normalize()))
     }
 
-    /// Half `half` of cell `(i, j)` as a mesh triangle (index 0: the caller sets it).
-    fn cell_triangle(&self, i: usize, j: usize, half: usize) -> Option<super::MeshTriangle> {
-        let (ii, jj) = (i as isize, j as isize);
-        let (vertices, normal) = self.half_corners(ii, jj, half)?;
-        // Across each edge (k from vertex k to k + 1): the neighbouring half.
-        let across = Self::across(ii, jj, half);
-        let edges = std::array::from_fn(|k| {
-            let neighbour_normal = self
-                .half_corners(across[k].0, across[k].1, across[k].2)
-                .map(|(_, m)| m);
-            let edge = vertices[(k + 1) % 3] - vertices[k];
-            super::MeshEdge {
-                active: neighbour_normal
-                    .is_none_or(|m| super::triangle_set::crease_is_active(normal, m, edge)),
-                neighbour_normal,
-            }
-        });
-        let samples = if half == 0 {
-            [(i, j), (i + 1, j + 1), (i, j + 1)]
-        } else {
-            [(i, j), (i + 1, j), (i + 1, j + 1)]
-        };
-        Some(super::MeshTriangle {
-            index: 0,
-            vertices,
-            normal,
-            edges,
-            active_vertices: samples.map(|(r, c)| self.sample_active(r, c)),
-        })
-    }
-
     /// The triangle (of the two-triangle split, see the [`super::TriangleSet`]
     /// implementation) over the local point `(x, z)`, and the height of its plane there
     /// (local y); `None` outside the field's rectangle, over a hole, or for a NaN.
@@ -599,41 +583,6 @@ impl HeightField {
         Some((t, y))
     }
 
-    /// Whether an active edge meets at sample `(r, c)`: one of the (up to six) halves
-    /// around it has an active edge through it (a missing half makes the sample a
-    /// boundary vertex, with active edges).
-    fn sample_active(&self, r: usize, c: usize) -> bool {
-        let (r, c) = (r as isize, c as isize);
-        // The halves with the sample as a corner, and which of their corners it is.
-        let around: [(isize, isize, usize, usize); 6] = [
-            (r, c, 0, 0),
-            (r, c, 1, 0),
-            (r, c - 1, 0, 2),
-            (r - 1, c, 1, 1),
-            (r - 1, c - 1, 0, 1),
-            (r - 1, c - 1, 1, 2),
-        ];
-        around.iter().any(|&(i, j, half, k)| {
-            match self.half_edges(i, j, half) {
-                // Edges k and k + 2 meet at corner k.
-                Some(active) => active[k] || active[(k + 2) % 3],
-                None => true,
-            }
-        })
-    }
-
-    /// The activity of half `half` of cell `(i, j)`'s three edges, `None` when the half
-    /// does not exist.
-    fn half_edges(&self, i: isize, j: isize, half: usize) -> Option<[bool; 3]> {
-        let (vertices, normal) = self.half_corners(i, j, half)?;
-        let across = Self::across(i, j, half);
-        Some(std::array::from_fn(|k| {
-            let edge = vertices[(k + 1) % 3] - vertices[k];
-            self.half_corners(across[k].0, across[k].1, across[k].2)
-                .is_none_or(|(_, m)| super::triangle_set::crease_is_active(normal, m, edge))
-        }))
-    }
-
     /// The halves across the three edges of half `half` of cell `(i, j)`.
     fn across(i: isize, j: isize, half: usize) -> [(isize, isize, usize); 3] {
         if half == 0 {
@@ -643,5 +592,132 @@ impl HeightField {
             // p00→p01 (x = j), p01→p11 (z = i + 1), p11→p00 (diagonal).
             [(i, j - 1, 0), (i + 1, j, 0), (i, j, 0)]
         }
+    }
+}
+
+/// A query's memo of the half normals and sample activities of a window of cells (the
+/// cells it visits and one more all round: every edge and vertex of a visited half is
+/// decided by halves within it), so that each is computed once per query.
+struct Window {
+    i0: isize,
+    j0: isize,
+    /// Cells per row and rows of the window.
+    w: isize,
+    h: isize,
+    /// Per half (two per cell): `None` not computed yet, else the normal (`None` when the
+    /// half does not exist).
+    normals: Vec<Option<Option<Vector>>>,
+    /// Per sample of the window (`(w + 1) × (h + 1)`): not computed yet, or its activity.
+    samples: Vec<Option<bool>>,
+}
+
+impl Window {
+    /// The window over cells `[i0, i1] × [j0, j1]` grown by one cell.
+    fn new(i0: usize, i1: usize, j0: usize, j1: usize) -> Self {
+        let (w, h) = ((j1 - j0 + 3) as isize, (i1 - i0 + 3) as isize);
+        Window {
+            i0: i0 as isize - 1,
+            j0: j0 as isize - 1,
+            w,
+            h,
+            normals: vec![None; (2 * w * h) as usize],
+            samples: vec![None; ((w + 1) * (h + 1)) as usize],
+        }
+    }
+
+    /// The unit normal of half `half` of cell `(i, j)` (`None` outside or at a hole).
+    fn normal(&mut self, f: &HeightField, i: isize, j: isize, half: usize) -> Option<Vector> {
+        let (a, b) = (i - self.i0, j - self.j0);
+        if a < 0 || b < 0 || a >= self.h || b >= self.w {
+            return f.half_corners(i, j, half).map(|(_, n)| n);
+        }
+        let k = (2 * (a * self.w + b)) as usize + half;
+        *self.normals[k].get_or_insert_with(|| f.half_corners(i, j, half).map(|(_, n)| n))
+    }
+
+    /// The activity of half `half` of cell `(i, j)`'s three edges (`None`: no half).
+    fn half_edges(
+        &mut self,
+        f: &HeightField,
+        i: isize,
+        j: isize,
+        half: usize,
+    ) -> Option<[bool; 3]> {
+        let (vertices, normal) = f.half_corners(i, j, half)?;
+        let across = HeightField::across(i, j, half);
+        let mut out = [true; 3];
+        for (k, a) in across.iter().enumerate() {
+            let edge = vertices[(k + 1) % 3] - vertices[k];
+            out[k] = self
+                .normal(f, a.0, a.1, a.2)
+                .is_none_or(|m| super::triangle_set::crease_is_active(normal, m, edge));
+        }
+        Some(out)
+    }
+
+    /// Whether an active edge meets at sample `(r, c)`: one of the (up to six) halves
+    /// around it has an active edge through it (a missing half makes the sample a
+    /// boundary vertex, with active edges).
+    fn sample_active(&mut self, f: &HeightField, r: usize, c: usize) -> bool {
+        let (r, c) = (r as isize, c as isize);
+        let (a, b) = (r - self.i0, c - self.j0);
+        let memo = (a >= 0 && b >= 0 && a <= self.h && b <= self.w)
+            .then(|| (a * (self.w + 1) + b) as usize);
+        if let Some(Some(x)) = memo.map(|k| self.samples[k]) {
+            return x;
+        }
+        // The halves with the sample as a corner, and which of their corners it is.
+        let around: [(isize, isize, usize, usize); 6] = [
+            (r, c, 0, 0),
+            (r, c, 1, 0),
+            (r, c - 1, 0, 2),
+            (r - 1, c, 1, 1),
+            (r - 1, c - 1, 0, 1),
+            (r - 1, c - 1, 1, 2),
+        ];
+        let active = around.iter().any(|&(i, j, half, k)| {
+            match self.half_edges(f, i, j, half) {
+                // Edges k and k + 2 meet at corner k.
+                Some(e) => e[k] || e[(k + 2) % 3],
+                None => true,
+            }
+        });
+        if let Some(k) = memo {
+            self.samples[k] = Some(active);
+        }
+        active
+    }
+
+    /// Half `half` of cell `(i, j)` as a mesh triangle (index 0: the caller sets it).
+    fn cell_triangle(
+        &mut self,
+        f: &HeightField,
+        i: usize,
+        j: usize,
+        half: usize,
+    ) -> Option<super::MeshTriangle> {
+        let (ii, jj) = (i as isize, j as isize);
+        let (vertices, normal) = f.half_corners(ii, jj, half)?;
+        // Across each edge (k from vertex k to k + 1): the neighbouring half.
+        let across = HeightField::across(ii, jj, half);
+        let mut edges = [super::MeshEdge {
+            active: true,
+            neighbour_normal: None,
+        }; 3];
+        for (k, a) in across.iter().enumerate() {
+            let neighbour_normal = self.normal(f, a.0, a.1, a.2);
+            let edge = vertices[(k + 1) % 3] - vertices[k];
+            edges[k] = super::MeshEdge {
+                active: neighbour_normal
+                    .is_none_or(|m| super::triangle_set::crease_is_active(normal, m, edge)),
+                neighbour_normal,
+            };
+        }
+        Some(super::MeshTriangle {
+            index: 0,
+            vertices,
+            normal,
+            edges,
+        })
     }
 }

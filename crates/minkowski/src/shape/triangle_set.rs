@@ -51,16 +51,9 @@ pub struct MeshTriangle {
     pub normal: Vector,
     /// The edges, edge `k` from vertex `k` to vertex `(k + 1) % 3`.
     pub edges: [MeshEdge; 3],
-    /// Per vertex: whether any edge of the set that meets there is active.
-    pub active_vertices: [bool; 3],
 }
 
 impl MeshTriangle {
-    /// Whether vertex `k` is active: an edge of the set that meets there is.
-    pub fn vertex_active(&self, k: usize) -> bool {
-        self.active_vertices[k]
-    }
-
     /// The triangle's box (local frame).
     pub fn aabb(&self) -> Aabb {
         let [a, b, c] = self.vertices;
@@ -75,12 +68,11 @@ impl MeshTriangle {
 /// Convex means the neighbour bends away from the outside: its normal turns from `n`
 /// towards the first face's outward edge direction `edge × n`.
 pub fn crease_is_active(n: Vector, m: Vector, edge: Vector) -> bool {
-    let sin = n.cross(m).dot(edge.normalize_or_zero());
-    let cos = n.dot(m);
-    let angle = sin.atan2(cos);
-    // `angle` > 0: the neighbour's normal turns about the edge direction away from the
-    // face, i.e. the crease is convex.
-    angle > crate::tolerance::ACTIVE_EDGE_ANGLE
+    // sin > 0: the neighbour's normal turns about the edge direction away from the face,
+    // i.e. the crease is convex; then the angle (in (0, π)) exceeds the threshold when its
+    // cosine is below the threshold's.
+    let sin = n.cross(m).dot(edge);
+    sin > 0.0 && n.dot(m) < crate::tolerance::ACTIVE_EDGE_COS
 }
 
 /// Static geometry made of triangles, as the queries see it.
@@ -97,6 +89,16 @@ pub trait TriangleSet {
 
     /// Triangle `index`, `None` when there is none (out of range or a hole).
     fn triangle(&self, index: u32) -> Option<MeshTriangle>;
+
+    /// Whether vertex `k` of triangle `t` (one this set handed out) is active: an edge of
+    /// the set that meets there is. Asked only for contacts on vertices, so a set may
+    /// work it out on demand. The default looks at the triangle's own two edges there
+    /// only, which misses a vertex made active by other triangles' edges alone (the apex
+    /// of a ridge seen from a triangle beside it); sets that know their vertices should
+    /// say.
+    fn vertex_active(&self, t: &MeshTriangle, k: usize) -> bool {
+        t.edges[k].active || t.edges[(k + 2) % 3].active
+    }
 
     /// Whether only the outside (the side the normals point to) collides: a shape behind
     /// a face is pushed out along the face's normal rather than through the nearer edge.
