@@ -183,6 +183,7 @@ pub fn touching_as_zero(distance: Real, floor: Real) -> Real {
 pub const ACTIVE_EDGE_ANGLE: Real = 0.01;
 
 /// The cosine of [`ACTIVE_EDGE_ANGLE`] (a test checks that they agree).
+#[allow(clippy::excessive_precision)] // the f64 digits, rounded in the f32 build
 pub const ACTIVE_EDGE_COS: Real = 0.999_950_000_416_665_3;
 
 /// How close (relative to a triangle's longest edge, or as the sine of an angle) two of
