@@ -71,7 +71,10 @@ fn the_ghost_rule_accepts_the_true_normals_only() {
     assert!(Slide::Ridge.is_bad([0.0, 1.0, 0.01]));
     assert!(Slide::Ridge.is_bad([1.0, 0.0, 0.0]));
     assert!(Slide::Ridge.normal_error([0.0, 0.0, 0.0]) > 1.0);
-    assert!(GHOST_TOLERANCE > 0.0);
+    assert!(
+        Slide::TiledFloor.normal_error([GHOST_TOLERANCE.sin(), GHOST_TOLERANCE.cos(), 0.0])
+            <= GHOST_TOLERANCE + 1e-12
+    );
 }
 
 #[test]

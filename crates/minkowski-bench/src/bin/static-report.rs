@@ -250,14 +250,16 @@ fn fmt3(v: [f64; 3]) -> String {
 struct Tally {
     checked: usize,
     wrong: usize,
+    gross: usize,
     examples: Vec<String>,
 }
 
 impl Tally {
-    fn add(&mut self, wrong: Option<String>, keep: usize) {
+    fn add(&mut self, wrong: Option<(String, bool)>, keep: usize) {
         self.checked += 1;
-        if let Some(w) = wrong {
+        if let Some((w, gross)) = wrong {
             self.wrong += 1;
+            self.gross += gross as usize;
             if self.examples.len() < keep {
                 self.examples.push(w);
             }
@@ -280,14 +282,21 @@ fn reference(case: &Case, ray: &RayInput, eps: f64) -> Option<(f64, Vec<DVec3>)>
     }
 }
 
-/// Checks one ray answer; `Some(why)` on a disagreement.
+/// A ray disagreement is gross when the time is off by more than this times
+/// `(1 + scale) / |cos|`, or the normal by more than [`GROSS_NORMAL`], or hit and miss
+/// differ.
+const GROSS_RAY: f64 = 1e-4;
+/// See [`GROSS_RAY`], radians.
+const GROSS_NORMAL: f64 = 0.05;
+
+/// Checks one ray answer; `Some((why, gross))` on a disagreement.
 fn check_ray(
     case: &Case,
     ours_bilinear: bool,
     ray: &RayInput,
     reference: &Option<(f64, Vec<DVec3>)>,
     answer: &RayAnswer,
-) -> Option<String> {
+) -> Option<(String, bool)> {
     let d = suite::dv(ray.dir);
     let o = suite::dv(ray.origin);
     let tol = RAY_TOL * (1.0 + case.scale);
@@ -296,8 +305,10 @@ fn check_ray(
         (None, RayAnswer::Miss) => None,
         (Some((t, _)), RayAnswer::Miss) if *t >= max - tol => None,
         (None, RayAnswer::Hit(h)) if h.toi >= max - tol => None,
-        (Some((t, _)), RayAnswer::Miss) => Some(format!("missed; reference hits at {t:.6}")),
-        (None, RayAnswer::Hit(h)) => Some(format!("hit at {:.6}; reference misses", h.toi)),
+        (Some((t, _)), RayAnswer::Miss) => {
+            Some((format!("missed; reference hits at {t:.6}"), true))
+        }
+        (None, RayAnswer::Hit(h)) => Some((format!("hit at {:.6}; reference misses", h.toi), true)),
         (Some((t, normals)), RayAnswer::Hit(h)) => {
             if ours_bilinear {
                 // minkowski's bilinear patch: the hit must lie on the bilinear surface
@@ -311,9 +322,12 @@ fn check_ray(
                 let (tri, _) = f.triangle_surface(p.x, p.z)?;
                 let gap = f.bilinear_gap(p.x, p.z);
                 if (p.y - bil).abs() > tol || (p.y - tri).abs() > gap + tol {
-                    return Some(format!(
-                        "hit at {:.6} (y {:.6}): bilinear surface {bil:.6}, triangles {tri:.6} (gap {gap:.2e}); reference toi {t:.6}",
-                        h.toi, p.y
+                    return Some((
+                        format!(
+                            "hit at {:.6} (y {:.6}): bilinear surface {bil:.6}, triangles {tri:.6} (gap {gap:.2e}); reference toi {t:.6}",
+                            h.toi, p.y
+                        ),
+                        true,
                     ));
                 }
                 return None;
@@ -325,18 +339,23 @@ fn check_ray(
                 .fold(0.0, f64::max)
                 .max(0.02);
             if (h.toi - t).abs() > tol / cos {
-                return Some(format!(
-                    "toi {:.9}, reference {t:.9} (tolerance {:.1e})",
-                    h.toi,
-                    tol / cos
+                let gross = (h.toi - t).abs() > GROSS_RAY * (1.0 + case.scale) / cos;
+                return Some((
+                    format!(
+                        "toi {:.9}, reference {t:.9} (tolerance {:.1e})",
+                        h.toi,
+                        tol / cos
+                    ),
+                    gross,
                 ));
             }
             let n = DVec3::from_array(h.normal);
-            let ok = normals
+            let off = normals
                 .iter()
-                .any(|r| n.dot(*r).clamp(-1.0, 1.0).acos() <= NORMAL_TOL);
-            if !ok {
-                return Some(format!(
+                .map(|r| n.dot(*r).clamp(-1.0, 1.0).acos())
+                .fold(f64::INFINITY, f64::min);
+            if off > NORMAL_TOL {
+                let why = format!(
                     "normal {}, reference {}",
                     fmt3(h.normal),
                     normals
@@ -344,7 +363,8 @@ fn check_ray(
                         .map(|r| fmt3(r.to_array()))
                         .collect::<Vec<_>>()
                         .join(" or ")
-                ));
+                );
+                return Some((why, off > GROSS_NORMAL));
             }
             None
         }
@@ -507,15 +527,16 @@ fn main() {
                     let Some(a) = t.ray(r) else { break };
                     present[mi] = true;
                     let bil = ours_bilinear && names[mi] == OURS;
-                    let w = check_ray(&case, bil, r, rf, &a).map(|w| {
-                        format!(
+                    let w = check_ray(&case, bil, r, rf, &a).map(|(w, gross)| {
+                        let w = format!(
                             "{} {} ray origin {:?} dir {:?} max_toi {:?}: {w}",
                             case.name,
                             kind.name(),
                             r.origin,
                             r.dir,
                             r.max_toi
-                        )
+                        );
+                        (w, gross)
                     });
                     ray_tallies[mi].add(w, keep);
                 }
@@ -585,9 +606,12 @@ fn main() {
                         *worst = worst.max(diff);
                         let at = suite::dv([c.pose[0], c.pose[1], c.pose[2]]).length();
                         let w = (diff > DEPTH_TOL * (1.0 + at)).then(|| {
-                            format!(
-                                "{} {sname} at {:?}: depth {x:?} vs {y:?} (diff {diff:.2e})",
-                                case.name, c.pose
+                            (
+                                format!(
+                                    "{} {sname} at {:?}: depth {x:?} vs {y:?} (diff {diff:.2e})",
+                                    case.name, c.pose
+                                ),
+                                diff > DEPTH_GROSS,
                             )
                         });
                         if diff > DEPTH_GROSS {
@@ -765,11 +789,18 @@ fn main() {
         out,
         "Rays against the exact f64 triangulation: time within {RAY_TOL:.0e} × (1 + scale) ÷ |cos| of the incidence, normal within {NORMAL_TOL:.0e} rad of a triangle hit first; minkowski on general (non-planar) cells: its hit on the bilinear surface and within the bilinear–triangle gap. Contacts: the deepest depth against parry3d-contact's within {DEPTH_TOL:.0e} × (1 + distance of the shape from the world origin) (gross: {DEPTH_GROSS:.0e}).\n"
     );
-    let _ = writeln!(out, "| method | rays checked | disagreements |");
-    let _ = writeln!(out, "|---|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| method | rays checked | disagreements | gross (time > {GROSS_RAY:.0e} × (1 + scale) ÷ |cos|, normal > {GROSS_NORMAL} rad, or hit ≠ miss) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|");
     for (m, t) in ray_tallies.iter().enumerate() {
         if t.checked > 0 {
-            let _ = writeln!(out, "| {} | {} | {} |", names[m], t.checked, t.wrong);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                names[m], t.checked, t.wrong, t.gross
+            );
         }
     }
     let _ = writeln!(out);
@@ -818,9 +849,12 @@ fn main() {
             let _ = writeln!(out);
         }
     }
+    // minkowski must agree everywhere; a peer fails the report only grossly (their
+    // small ray errors are listed above: Bullet accepts hits slightly outside a triangle).
     for (m, t) in ray_tallies.iter().enumerate() {
-        if t.wrong > 0 {
-            failures.push(format!("{} disagrees on {} rays", names[m], t.wrong));
+        let bad = if names[m] == OURS { t.wrong } else { t.gross };
+        if bad > 0 {
+            failures.push(format!("{} disagrees on {bad} rays", names[m]));
         }
     }
     if !failures.is_empty() {
