@@ -20,6 +20,7 @@ fn main() {
         b.cpp(true)
             .file("shims/bullet.cpp")
             .file("shims/bullet_cast.cpp")
+            .file("shims/bullet_static.cpp")
             .warnings(false);
         b.define("MK_REAL", if f64 { "double" } else { "float" });
         add(&mut b, &lib);

@@ -272,4 +272,5 @@ impl Cloud2d {
 pub mod cast_suite;
 pub mod peers;
 pub mod reference;
+pub mod static_suite;
 pub mod suite;

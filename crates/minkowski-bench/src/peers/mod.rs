@@ -22,6 +22,12 @@ mod ffi;
 mod ours;
 #[cfg(feature = "parry")]
 mod parry;
+#[cfg(feature = "bullet")]
+mod static_ffi;
+mod static_ours;
+#[cfg(feature = "parry")]
+mod static_parry;
+pub mod statics;
 
 use minkowski::shape::{Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape, Sphere};
 use minkowski::{Real, Vector};

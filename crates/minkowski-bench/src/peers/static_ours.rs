@@ -1,0 +1,104 @@
+//! minkowski's columns of the static report. Each capability is one function below;
+//! the report shows a column's cells only where the function answers.
+//!
+//! Now: heightfield rays ([`field_ray`], `query::cast_ray_heightfield`, solid).
+//!
+//! To come, as minkowski's `TriMesh` and the convex-vs-triangles contacts land (one
+//! function each; nothing else changes):
+//! - `fn build_mesh(mesh: &Mesh) -> Option<Built>`: build the `TriMesh` from the suite's
+//!   vertices and indices (world frame, identity pose) and return an [`Ours`] holding it;
+//! - `fn mesh_ray(mesh: &TriMesh, ray: &RayInput) -> Option<RayAnswer>`;
+//! - `fn field_prober` / `fn mesh_prober`: a [`Prober`] for a [`Spec`] whose `contacts`
+//!   fills a buffer of [`ContactPoint`](super::statics::ContactPoint)s (distance ≤ 0 only, normal out of the static
+//!   geometry) from minkowski's manifold query. The ghost counts come for free: the
+//!   report runs every prober on the slides.
+
+use super::cast::RayInput;
+use super::statics::{Built, Prober, RayAnswer, StaticHit, StaticMethod, StaticTarget};
+use super::Spec;
+use crate::static_suite::{Field, Geometry, Mesh};
+use minkowski::query::{cast_ray_heightfield, Ray, RayOptions};
+use minkowski::shape::HeightField;
+use minkowski::{Pose, Vector};
+
+/// minkowski itself.
+pub struct Minkowski;
+
+/// The methods of this file (one).
+pub fn methods() -> Vec<Box<dyn StaticMethod>> {
+    vec![Box::new(Minkowski)]
+}
+
+/// What minkowski built.
+enum Ours {
+    Field(HeightField),
+}
+
+impl StaticMethod for Minkowski {
+    fn name(&self) -> &'static str {
+        super::OURS
+    }
+    fn build(&self, geo: Geometry<'_>) -> Option<Built> {
+        let target: Box<dyn StaticTarget> = match geo {
+            Geometry::Field(f) => Box::new(Ours::Field(build_field(f)?)),
+            Geometry::Mesh(m) => build_mesh(m)?,
+        };
+        Some(Built {
+            target,
+            native_bytes: 0,
+        })
+    }
+}
+
+impl StaticTarget for Ours {
+    fn ray(&self, ray: &RayInput) -> Option<RayAnswer> {
+        match self {
+            Ours::Field(f) => field_ray(f, ray),
+        }
+    }
+    fn prober(&self, shape: &Spec) -> Option<Box<dyn Prober + '_>> {
+        match self {
+            Ours::Field(f) => field_prober(f, shape),
+        }
+    }
+}
+
+/// The suite's field as minkowski's `HeightField` (no holes), at the identity pose.
+fn build_field(f: &Field) -> Option<HeightField> {
+    let samples: Vec<Option<minkowski::Real>> = f.heights.iter().map(|&h| Some(h)).collect();
+    HeightField::new(
+        f.rows,
+        f.cols,
+        &samples,
+        f.cell,
+        Vector::from_array(f.origin),
+    )
+    .ok()
+}
+
+/// minkowski has no `TriMesh` yet: no mesh column.
+fn build_mesh(_: &Mesh) -> Option<Box<dyn StaticTarget>> {
+    None
+}
+
+/// A solid ray at the field; errors (invalid input) count as no answer.
+fn field_ray(f: &HeightField, r: &RayInput) -> Option<RayAnswer> {
+    let ray = Ray::new(Vector::from_array(r.origin), Vector::from_array(r.dir));
+    let options = RayOptions {
+        max_toi: r.max_toi,
+        solid: true,
+    };
+    let c = cast_ray_heightfield(f, &Pose::IDENTITY, &ray, &options).ok()?;
+    Some(match c.hit {
+        Some(h) => RayAnswer::Hit(StaticHit {
+            toi: h.toi as f64,
+            normal: super::to_f64(h.normal.to_array()),
+        }),
+        None => RayAnswer::Miss,
+    })
+}
+
+/// minkowski has no convex-vs-heightfield contact query yet: no contact column.
+fn field_prober<'a>(_: &'a HeightField, _: &Spec) -> Option<Box<dyn Prober + 'a>> {
+    None::<Box<dyn Prober>>
+}

@@ -1,0 +1,151 @@
+//! The static report's scenarios and checks without peers (CI runs this in both
+//! precisions): the triangulation the peers are told about, the planar-cell terrain,
+//! the ghost rule, the slide placements, and minkowski's heightfield rays against the
+//! exact reference.
+#![allow(clippy::unnecessary_cast)]
+
+#[cfg(feature = "f64")]
+extern crate minkowski_f64 as minkowski;
+
+use glam::{DQuat, DVec3};
+use minkowski_bench::peers::statics::{static_methods, RayAnswer};
+use minkowski_bench::peers::{Spec, OURS};
+use minkowski_bench::static_suite::{
+    field_first_hit, field_rays, pose_parts, support, Field, Geometry, Mesh, RayKind, Slide,
+    Terrain, GHOST_TOLERANCE, RIDGE_SLOPE, SLIDE_DEPTH,
+};
+
+#[test]
+fn the_mesh_of_a_field_is_its_anti_diagonal_split_facing_up() {
+    let f = Field::terrain(9, Terrain::Hills, 1);
+    let m = f.to_mesh();
+    assert_eq!(m.indices.len(), f.triangle_count());
+    for t in 0..m.indices.len() {
+        let [a, b, c] = m.triangle(t);
+        assert!((b - a).cross(c - a).y > 0.0, "triangle {t} faces down");
+    }
+    // Cell (0, 0): the first triangle holds p00, p10 (one row on) and p01 (one column on).
+    let [t0, _] = f.cell_triangles(0, 0);
+    assert_eq!(t0, [f.point(0, 0), f.point(1, 0), f.point(0, 1)]);
+    // The surface height at a point matches the triangle containing it.
+    let p = f.point(0, 0) + DVec3::new(0.1, 0.0, 0.1) * f.cell[0] as f64;
+    let (h, n) = f.triangle_surface(p.x, p.z).unwrap();
+    let plane = n.dot(t0[0]);
+    assert!((n.dot(DVec3::new(p.x, h, p.z)) - plane).abs() < 1e-9);
+}
+
+#[test]
+fn planar_cells_have_no_bilinear_gap() {
+    let f = Field::terrain(33, Terrain::PlanarCells, 2);
+    let [w, d] = f.extent();
+    for k in 0..200 {
+        let x = f.origin[0] as f64 + w * (k as f64 * 0.618).fract();
+        let z = f.origin[2] as f64 + d * (k as f64 * 0.377).fract();
+        let tri = f.triangle_surface(x, z).unwrap().0;
+        let bil = f.bilinear_surface(x, z).unwrap();
+        let tol = if cfg!(feature = "f64") { 1e-9 } else { 1e-4 };
+        assert!((tri - bil).abs() < tol, "{tri} vs {bil}");
+        assert!(f.bilinear_gap(x, z) < tol);
+    }
+    let hills = Field::terrain(33, Terrain::Hills, 2);
+    assert!(hills.bilinear_gap(0.3, 0.7) > 0.0);
+}
+
+#[test]
+fn the_ghost_rule_accepts_the_true_normals_only() {
+    assert_eq!(Slide::TiledFloor.normal_error([0.0, 1.0, 0.0]), 0.0);
+    assert!(Slide::TiledFloor.is_bad([0.002, 1.0, 0.0]));
+    assert!(!Slide::Seam.is_bad([0.0005, 1.0, 0.0]));
+    let (s, c) = RIDGE_SLOPE.sin_cos();
+    for n in [
+        [-s, c, 0.0],
+        [s, c, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.5 * s, 1.0, 0.0],
+    ] {
+        assert!(Slide::Ridge.normal_error(n) < 1e-12, "{n:?}");
+    }
+    // Beyond a face normal, or out of the arc's plane.
+    let beyond = (RIDGE_SLOPE + 0.01).sin_cos();
+    assert!((Slide::Ridge.normal_error([beyond.0, beyond.1, 0.0]) - 0.01).abs() < 1e-9);
+    assert!(Slide::Ridge.is_bad([0.0, 1.0, 0.01]));
+    assert!(Slide::Ridge.is_bad([1.0, 0.0, 0.0]));
+    assert!(Slide::Ridge.normal_error([0.0, 0.0, 0.0]) > 1.0);
+    assert!(
+        Slide::TiledFloor.normal_error([GHOST_TOLERANCE.sin(), GHOST_TOLERANCE.cos(), 0.0])
+            <= GHOST_TOLERANCE + 1e-12
+    );
+}
+
+#[test]
+fn slide_positions_are_one_percent_deep() {
+    for (_, spec) in Slide::shapes() {
+        for p in Slide::TiledFloor.positions(&spec, 50, 3) {
+            let (q, c) = pose_parts(&p);
+            // The lowest point: c.y − max over the shape of (−y).
+            let lowest = c.y - support(&spec, q, DVec3::NEG_Y);
+            let tol = if cfg!(feature = "f64") { 1e-9 } else { 1e-5 };
+            assert!((lowest + SLIDE_DEPTH).abs() < tol, "{lowest}");
+        }
+        // On the ridge: never less deep than 0.01 below either face plane.
+        for p in Slide::Ridge.positions(&spec, 50, 4) {
+            let (q, c) = pose_parts(&p);
+            let (n1, n2) = Slide::Ridge.face_normals();
+            for n in [n1, n2] {
+                assert!(support(&spec, q, -n) - n.dot(c) >= SLIDE_DEPTH - 1e-4);
+            }
+        }
+    }
+    let q = DQuat::IDENTITY;
+    assert_eq!(support(&Spec::Box([1.0, 2.0, 3.0]), q, DVec3::Y), 2.0);
+}
+
+#[test]
+fn the_slides_and_the_torus_are_well_formed() {
+    let torus = Mesh::torus(4.0, 1.5, 16, 8);
+    assert_eq!(torus.indices.len(), 2 * 16 * 8);
+    // Outward: every triangle's normal points away from the tube's centre line.
+    for t in 0..torus.indices.len() {
+        let [a, b, c] = torus.triangle(t);
+        let m = (a + b + c) / 3.0;
+        let axis = DVec3::new(m.x, 0.0, m.z).normalize() * 4.0;
+        assert!((b - a).cross(c - a).dot(m - axis) > 0.0, "triangle {t}");
+    }
+    for s in Slide::ALL {
+        assert_eq!(s.positions(&Spec::Capsule(0.5, 0.25), 10, 1).len(), 10);
+    }
+}
+
+#[test]
+fn minkowski_heightfield_rays_hit_the_planar_cells_exactly() {
+    let f = Field::terrain(33, Terrain::PlanarCells, 5);
+    let ours = static_methods()
+        .into_iter()
+        .find(|m| m.name() == OURS)
+        .unwrap();
+    let built = ours
+        .build(Geometry::Field(&f))
+        .expect("minkowski builds fields");
+    let tol = if cfg!(feature = "f64") { 1e-9 } else { 2e-3 };
+    let mut hits = 0;
+    for kind in RayKind::FIELD {
+        for r in field_rays(&f, kind, 40, 6) {
+            let reference = field_first_hit(&f, &r, 1e-9);
+            match (built.target.ray(&r).expect("rays"), reference) {
+                (RayAnswer::Hit(h), Some((t, normals))) => {
+                    hits += 1;
+                    let d = DVec3::new(r.dir[0] as f64, r.dir[1] as f64, r.dir[2] as f64);
+                    let cos = normals.iter().map(|n| n.dot(d).abs()).fold(0.0, f64::max);
+                    assert!(
+                        (h.toi - t).abs() < tol / cos.max(0.02),
+                        "{kind:?} {r:?}: {} vs {t}",
+                        h.toi
+                    );
+                }
+                (RayAnswer::Miss, None) => {}
+                (a, b) => panic!("{kind:?} {r:?}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+    assert!(hits > 60, "{hits} hits of 120");
+}
