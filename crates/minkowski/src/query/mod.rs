@@ -50,6 +50,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod feature;
 pub mod gjk;
+mod halfspace;
 mod heightfield;
 pub mod manifold;
 mod pair;
@@ -70,6 +71,13 @@ pub use context::{QueryContext, ShapePair};
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
+};
+#[doc(inline)]
+pub use halfspace::{
+    cast_ray_halfspace, cast_shape_halfspace, closest_points_halfspace, contact_halfspace,
+    contact_halfspace_compound, contains_point_halfspace, distance_halfspace, intersects_halfspace,
+    manifold_halfspace, manifold_halfspace_compound, project_point_halfspace,
+    signed_distance_halfspace, HalfSpaceCastInput,
 };
 #[doc(inline)]
 pub use heightfield::cast_ray_heightfield;
