@@ -36,9 +36,10 @@
 //! corner within it); for curved or rounded shapes the support feature of B in `−n`
 //! ([`super::feature`]: a cylinder cap or cone base as a 16-gon, a capsule's or
 //! cylinder's side line within the feature angle of parallel, a rounded face, else one
-//! point) gives the candidates. The candidates are reduced as [`super::manifold`] does
-//! (the deepest, then largest area). The plane is always the reference face, so each
-//! `point_b` is B's surface point and `point_a` its projection on the plane, with
+//! point) and B's exact lowest point give the candidates. The candidates are reduced as
+//! [`super::manifold`] does (the deepest, then the largest area). The plane is always
+//! the reference face, so each `point_b` is B's surface point and `point_a` its
+//! projection on the plane, with
 //! `point_b − point_a = distance · n` by construction.
 //!
 //! # Casts
@@ -270,8 +271,8 @@ pub fn contact_halfspace_compound(
 /// the deepest and the largest area).
 const CANDIDATES: usize = 64;
 
-/// The id of a point that stands for a curved shape's support feature when that
-/// feature's points are not its lowest (see [`collect`]).
+/// The id of a curved or rounded shape's lowest point among the manifold candidates (see
+/// [`collect`]); the largest vertex id, so that ties go to the feature's points.
 const LOWEST_POINT_ID: u32 = 0x000f_ffff;
 
 /// The bits of a manifold point's feature id that name B's vertex (the bits above name
@@ -382,24 +383,20 @@ fn collect(
             return;
         }
     }
-    // Curved or rounded: the support feature facing the plane, whose points lie on B's
-    // surface. Its points are B's lowest only up to the feature angle; if none of them
-    // is (a face chosen within the angle whose vertices all sit higher than the support
-    // point by more than rounding), the lowest point alone stands for it.
+    // Curved or rounded: the support feature facing the plane (points on B's surface:
+    // a cap's inscribed polygon, a side line, a rounded face, or one point), and B's
+    // lowest point itself. The feature is only within the feature angle of facing the
+    // plane, so its points may all sit a little higher than the lowest point (a cylinder
+    // tilted by 10⁻³ rad); with the lowest point among the candidates the deepest is
+    // always reported, and the feature's points within the margin spread the manifold
+    // (the same cap gives the same points from one tilt to the next, no flicker). The
+    // lowest point's id is the largest, so a feature point as deep up to rounding (an
+    // upright cap's, a sphere's) is kept in its place by the reduction.
     let f = support_feature(b, rel, -n);
-    let lowest_of_feature = f
-        .pts()
-        .iter()
-        .map(|p| n.dot(*p) - offset)
-        .fold(Real::INFINITY, Real::min);
-    let slack = SEPARATION_REL_TOLERANCE * low.sigma.max(margin);
-    if lowest_of_feature <= low.delta + slack {
-        for (p, &id) in f.pts().iter().zip(&f.ids) {
-            add(*p, id);
-        }
-    } else {
-        add(low.point, LOWEST_POINT_ID);
+    for (p, &id) in f.pts().iter().zip(&f.ids) {
+        add(*p, id);
     }
+    add(low.point, LOWEST_POINT_ID);
 }
 
 /// The manifold of the candidates gathered (H's frame) in the world frame.
@@ -456,8 +453,8 @@ fn clean_margin(margin: Real) -> Real {
 /// distance · normal`. `feature` is the id of B's vertex that made the point (box
 /// corners in [`crate::shape::Cuboid::vertices`] order, hull vertex indices, segment
 /// ends 0 and 1, a disc's vertices `16·cap + k`, as in [`crate::query::manifold`]),
-/// stable while the same vertices touch; `0xfffff` for a curved shape's lowest point
-/// standing alone. Status `Converged`. No heap allocation.
+/// stable while the same vertices touch; `0xfffff` for a curved or rounded shape's
+/// exact lowest point (when it is deeper than its support feature's points). Status `Converged`. No heap allocation.
 ///
 /// ```
 /// use minkowski::query::manifold_halfspace;
