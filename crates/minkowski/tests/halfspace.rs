@@ -783,9 +783,8 @@ fn sphere_and_tilted_planes_with_offsets() {
         &ball,
         &at(0.0, 3.0, 0.0)
     ));
-    // A tilted plane x + y ≤ √2 through (√2/2, √2/2): the ball at the origin reaches
-    // 1 below its own centre along n, so it is 1 + √2 deep... no: n·x ≥ −1 over the
-    // ball, offset √2: δ = −1 − √2.
+    // A tilted plane (x + y)/√2 ≤ √2: over the unit ball at the origin, n·x is at least
+    // −1, so the signed distance is −1 − √2.
     let s = (0.5 as Real).sqrt();
     let tilted = HalfSpace::new(v(1.0, 1.0, 0.0) * s, 2.0 * s).unwrap();
     let c = contact_halfspace(&tilted, &Pose::IDENTITY, &ball, &Pose::IDENTITY);
@@ -854,7 +853,11 @@ fn boxes_resting_sunk_and_apart() {
     };
     assert_eq!(f(&a), f(&b));
     // An edge down (turned 45° about z): 2 points; a corner down: 1.
-    let edge = Pose::new(Rotation::from_rotation_z(0.785398), v(0.0, 0.3, 0.0)).unwrap();
+    let edge = Pose::new(
+        Rotation::from_rotation_z(std::f64::consts::FRAC_PI_4 as Real),
+        v(0.0, 0.3, 0.0),
+    )
+    .unwrap();
     assert_eq!(manifold_halfspace(&ground, &id, &cube, &edge, 0.0).len(), 2);
     // A corner 0.01 deep (the next corner is higher by more than that): 1 point.
     let turn = Rotation::from_axis_angle(v(1.0, 0.3, 0.7).normalize(), 0.9);

@@ -37,7 +37,7 @@
 //! ([`super::feature`]: a cylinder cap or cone base as a 16-gon, a capsule's or
 //! cylinder's side line within the feature angle of parallel, a rounded face, else one
 //! point) and B's exact lowest point give the candidates. The candidates are reduced as
-//! [`super::manifold`] does (the deepest, then the largest area). The plane is always
+//! [`mod@super::manifold`] does (the deepest, then the largest area). The plane is always
 //! the reference face, so each `point_b` is B's surface point and `point_a` its
 //! projection on the plane, with
 //! `point_b − point_a = distance · n` by construction.
@@ -452,7 +452,7 @@ fn clean_margin(margin: Real) -> Real {
 /// [`SEPARATION_REL_TOLERANCE`] of the coordinates' size), `point_b − point_a =
 /// distance · normal`. `feature` is the id of B's vertex that made the point (box
 /// corners in [`crate::shape::Cuboid::vertices`] order, hull vertex indices, segment
-/// ends 0 and 1, a disc's vertices `16·cap + k`, as in [`crate::query::manifold`]),
+/// ends 0 and 1, a disc's vertices `16·cap + k`, as in [`mod@crate::query::manifold`]),
 /// stable while the same vertices touch; `0xfffff` for a curved or rounded shape's
 /// exact lowest point (when it is deeper than its support feature's points). Status `Converged`. No heap allocation.
 ///

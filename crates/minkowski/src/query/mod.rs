@@ -10,6 +10,10 @@
 //!   monomorphised per shape type, and expose every option (tolerances, iteration
 //!   bounds, the accelerated variant, the warm-start cache, reusable EPA buffers).
 //!
+//! A [`crate::shape::HalfSpace`] (unbounded, no support map) has closed-form queries of
+//! its own against a convex shape or a compound ([`contact_halfspace`] and its siblings,
+//! in [`halfspace`]).
+//!
 //! Every result carries a status saying how it was obtained; none invents an answer.
 
 /// `body` run on the two cores' difference `A ⊖ B` in A's frame
@@ -50,7 +54,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod feature;
 pub mod gjk;
-mod halfspace;
+pub mod halfspace;
 mod heightfield;
 pub mod manifold;
 mod pair;

@@ -20,6 +20,10 @@
 //! query protocol's parameters ([`Shape::from_params`], through [`ShapeParams`]) and the
 //! list of kinds the benchmarks and tests iterate over ([`Shape::TYPE_NAMES`],
 //! [`Shape::examples`]) are generated. See [`ConvexShape`] for what stays per core.
+//!
+//! [`HalfSpace`] (a plane and everything below it) is unbounded and has no support map,
+//! so it is a type of its own, not a [`Shape`]: its queries are closed forms in
+//! [`crate::query::halfspace`].
 
 mod capsule;
 mod compound;
