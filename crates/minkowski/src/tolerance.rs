@@ -194,6 +194,14 @@ pub const ACTIVE_EDGE_COS: Real = 0.999_950_000_416_665_3;
 /// margin and well below any crease that is active.
 pub const FEATURE_TIE: Real = 1e-3;
 
+/// How far from 1 the length of a user-given unit normal (a [`crate::shape::HalfSpace`]'s)
+/// may be: 1e-3, the query protocol's allowance for normals written out to a few decimal
+/// places (`[0.577, 0.577, 0.577]` has length 0.99993), and the same as
+/// [`crate::math::ROTATION_NORM_TOLERANCE`] for quaternions. Within it the normal is
+/// renormalised; beyond it the input is refused as a mistake rather than silently scaled
+/// (a normal of length 2 would double every distance).
+pub const NORMAL_LENGTH_TOLERANCE: Real = 1e-3;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -364,7 +364,7 @@ impl Motion {
         self.linear + self.angular.cross(point - pose.translation())
     }
 
-    fn check(&self, which: &'static str) -> Result<(), CastError> {
+    pub(crate) fn check(&self, which: &'static str) -> Result<(), CastError> {
         for (field, v) in [("linear", self.linear), ("angular", self.angular)] {
             // The name is only written out for an error: no allocation per query.
             if !(v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE) {
@@ -749,7 +749,7 @@ fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
 /// Below this cosine between the relative velocity of the contact points and the
 /// contact normal, shapes that touch at the start slide along each other instead of
 /// approaching (1024 ε: a normal computed at contact is accurate to a few hundred ε).
-const SLIDING_COSINE: Real = 1024.0 * EPSILON;
+pub(crate) const SLIDING_COSINE: Real = 1024.0 * EPSILON;
 
 /// The answer for shapes within the target distance at time 0, from a contact query
 /// there: a hit at 0 when they overlap or approach, no hit when they slide along or

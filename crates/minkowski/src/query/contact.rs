@@ -69,7 +69,8 @@ impl From<EpaStatus> for QueryStatus {
     serde(rename_all = "snake_case")
 )]
 pub enum ContactMethod {
-    /// A closed form (sphere–sphere, sphere–box, segment cores).
+    /// A closed form (sphere–sphere, sphere–box, segment cores, a half-space against a
+    /// convex shape).
     Analytic,
     /// Box–box separating axis test.
     Sat,

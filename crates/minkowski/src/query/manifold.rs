@@ -157,7 +157,7 @@ impl Manifold {
         m
     }
 
-    fn empty(normal: Vector, status: QueryStatus) -> Self {
+    pub(crate) fn empty(normal: Vector, status: QueryStatus) -> Self {
         Manifold {
             normal,
             points: [ManifoldPoint::ZERO; MAX_MANIFOLD_POINTS],
@@ -166,7 +166,8 @@ impl Manifold {
         }
     }
 
-    fn push(&mut self, p: ManifoldPoint) {
+    /// Appends a point (at most [`MAX_MANIFOLD_POINTS`]; the caller keeps count).
+    pub(crate) fn push(&mut self, p: ManifoldPoint) {
         self.points[self.len] = p;
         self.len += 1;
     }
@@ -469,10 +470,10 @@ fn clip_segment(
 
 /// A candidate point: the incident point, its separation from the reference plane, id.
 #[derive(Debug, Clone, Copy)]
-struct Candidate {
-    q: Point,
-    s: Real,
-    id: u32,
+pub(crate) struct Candidate {
+    pub q: Point,
+    pub s: Real,
+    pub id: u32,
 }
 
 /// Builds the manifold from a contact already computed for the same pair and poses.
@@ -768,7 +769,11 @@ pub(crate) fn reduced(
 /// Picks at most four of the candidates (indices): the deepest, the farthest from it,
 /// the largest triangle, the largest added area. Points closer than the rounding
 /// tolerance to one already kept are not kept.
-fn reduce(c: &[Candidate], nr: Vector, size: Real) -> ([usize; MAX_MANIFOLD_POINTS], usize) {
+pub(crate) fn reduce(
+    c: &[Candidate],
+    nr: Vector,
+    size: Real,
+) -> ([usize; MAX_MANIFOLD_POINTS], usize) {
     let mut keep = [usize::MAX; MAX_MANIFOLD_POINTS];
     let tiny = 64.0 * EPSILON * size.max(Real::MIN_POSITIVE);
     // On the reference plane (the separation along nr removed).

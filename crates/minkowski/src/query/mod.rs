@@ -10,6 +10,10 @@
 //!   monomorphised per shape type, and expose every option (tolerances, iteration
 //!   bounds, the accelerated variant, the warm-start cache, reusable EPA buffers).
 //!
+//! A [`crate::shape::HalfSpace`] (unbounded, no support map) has closed-form queries of
+//! its own against a convex shape or a compound ([`contact_halfspace`] and its siblings,
+//! in [`halfspace`]).
+//!
 //! Every result carries a status saying how it was obtained; none invents an answer.
 
 /// `body` run on the two cores' difference `A ⊖ B` in A's frame
@@ -50,6 +54,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod feature;
 pub mod gjk;
+pub mod halfspace;
 mod heightfield;
 pub mod manifold;
 mod pair;
@@ -72,6 +77,13 @@ pub use context::{QueryContext, ShapePair};
 pub use dispatch::{
     closest_points, closest_points_with, contact, contact_with, distance, distance_with,
     intersects, intersects_with, separation_bound_with, QueryOptions,
+};
+#[doc(inline)]
+pub use halfspace::{
+    cast_ray_halfspace, cast_shape_halfspace, closest_points_halfspace, contact_halfspace,
+    contact_halfspace_compound, contains_point_halfspace, distance_halfspace, intersects_halfspace,
+    manifold_halfspace, manifold_halfspace_compound, project_point_halfspace,
+    signed_distance_halfspace, HalfSpaceCastInput,
 };
 #[doc(inline)]
 pub use heightfield::cast_ray_heightfield;

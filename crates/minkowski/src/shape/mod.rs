@@ -20,6 +20,10 @@
 //! query protocol's parameters ([`Shape::from_params`], through [`ShapeParams`]) and the
 //! list of kinds the benchmarks and tests iterate over ([`Shape::TYPE_NAMES`],
 //! [`Shape::examples`]) are generated. See [`ConvexShape`] for what stays per core.
+//!
+//! [`HalfSpace`] (a plane and everything below it) is unbounded and has no support map,
+//! so it is a type of its own, not a [`Shape`]: its queries are closed forms in
+//! [`crate::query::halfspace`].
 
 mod capsule;
 mod compound;
@@ -31,6 +35,7 @@ mod cylinder;
 #[cfg(feature = "serde")]
 mod description;
 mod ellipsoid;
+mod halfspace;
 pub mod heightfield;
 mod point;
 mod pyramid;
@@ -52,6 +57,7 @@ pub use cylinder::Cylinder;
 #[cfg(feature = "serde")]
 pub use description::{PartDescription, ShapeDescription};
 pub use ellipsoid::Ellipsoid;
+pub use halfspace::HalfSpace;
 pub use heightfield::{HeightField, HeightFieldError};
 pub use point::PointShape;
 pub use pyramid::Pyramid;
@@ -144,6 +150,29 @@ pub enum ShapeError {
     /// A compound part's pose is invalid.
     #[error("part pose: {0}")]
     Pose(#[from] crate::math::PoseError),
+    /// A number that may have either sign (a half-space's offset) is NaN or infinite.
+    #[error("{shape} {field} must be finite, got {value}")]
+    NonFiniteValue {
+        /// The shape being built, e.g. `"halfspace"`.
+        shape: &'static str,
+        /// The offending field, e.g. `"offset"`.
+        field: &'static str,
+        /// The value given.
+        value: Real,
+    },
+    /// A direction that must be a unit vector (a half-space's normal) has a length
+    /// farther from 1 than [`crate::tolerance::NORMAL_LENGTH_TOLERANCE`].
+    #[error("{shape} {field} must be a unit vector (length within {tolerance} of 1), got length {length}")]
+    NotUnit {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field, e.g. `"normal"`.
+        field: &'static str,
+        /// The length given.
+        length: Real,
+        /// The allowance, [`crate::tolerance::NORMAL_LENGTH_TOLERANCE`].
+        tolerance: Real,
+    },
 }
 
 /// Checks a length: finite, `>= 0`, at most [`MAX_MAGNITUDE`].
