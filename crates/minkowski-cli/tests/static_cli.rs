@@ -197,3 +197,68 @@ fn cast_project_and_ray_lines_on_a_heightfield() {
     assert_eq!(out[6]["error"]["kind"], "invalid_query", "{}", out[6]);
     assert_eq!(out[7]["error"]["kind"], "invalid_query", "{}", out[7]);
 }
+
+/// The ground plane y = 1 (normal up, offset 1).
+const GROUND: &str = r#"{"type": "halfspace", "normal": [0, 1, 0], "offset": 1}"#;
+
+#[test]
+fn halfspace_lines() {
+    let lines: Vec<String> = vec![
+        format!(r#"{{"id": 1, "query": "contact", "a": {GROUND}, "b": {BALL}, "pose_b": {{"translation": [3, 1.4, -2]}}}}"#),
+        format!(r#"{{"id": 2, "query": "manifold", "a": {GROUND}, "b": {CRATE}, "pose_b": {{"translation": [3, 1.24, -2]}}}}"#),
+        format!(r#"{{"id": 3, "query": "manifold", "a": {CRATE}, "pose_a": {{"translation": [3, 1.24, -2]}}, "b": {GROUND}}}"#),
+        format!(r#"{{"id": 4, "query": "ray", "shape": {GROUND}, "origin": [0, 5, 0], "dir": [0, -1, 0]}}"#),
+        format!(r#"{{"id": 5, "query": "cast", "a": {GROUND}, "b": {BALL}, "pose_b": {{"translation": [0, 4, 0]}}, "vel_b": [1, -2, 0]}}"#),
+        format!(r#"{{"id": 6, "query": "project", "shape": {GROUND}, "point": [2, -1, 2]}}"#),
+        format!(r#"{{"id": 7, "query": "distance", "a": {BALL}, "pose_a": {{"translation": [0, 4, 0]}}, "b": {GROUND}}}"#),
+        r#"{"id": 8, "query": "contact", "a": {"type": "halfspace", "normal": [0, 2, 0]}, "b": {"type": "sphere", "radius": 1}}"#.to_string(),
+        format!(r#"{{"id": 9, "query": "intersects", "a": {GROUND}, "b": {FLAT}}}"#),
+    ];
+    let out = answers(&lines);
+    check_against_library(&lines, &out);
+    assert!(
+        (out[0]["distance"].as_f64().unwrap() + 0.1).abs() < 1e-6,
+        "{}",
+        out[0]
+    );
+    assert!(
+        close(v3(&out[0]["normal"]), [0.0, 1.0, 0.0], 1e-6),
+        "{}",
+        out[0]
+    );
+    assert_eq!(out[1]["points"].as_array().unwrap().len(), 4, "{}", out[1]);
+    assert!(
+        close(v3(&out[1]["normal"]), [0.0, 1.0, 0.0], 1e-6),
+        "{}",
+        out[1]
+    );
+    assert!(
+        close(v3(&out[2]["normal"]), [0.0, -1.0, 0.0], 1e-6),
+        "{}",
+        out[2]
+    );
+    assert_eq!(
+        out[2]["points"][0]["point_a"],
+        out[1]["points"][0]["point_b"]
+    );
+    assert_eq!(out[3]["toi"], 4.0, "{}", out[3]);
+    // From 4 down to 1.5 at 2 per unit time.
+    assert!(
+        (out[4]["toi"].as_f64().unwrap() - 1.25).abs() < 1e-6,
+        "{}",
+        out[4]
+    );
+    assert_eq!(out[5]["inside"], true, "{}", out[5]);
+    assert!(
+        (out[5]["distance"].as_f64().unwrap() + 2.0).abs() < 1e-6,
+        "{}",
+        out[5]
+    );
+    assert!(
+        (out[6]["distance"].as_f64().unwrap() - 2.5).abs() < 1e-6,
+        "{}",
+        out[6]
+    );
+    assert_eq!(out[7]["error"]["kind"], "invalid_shape", "{}", out[7]);
+    assert_eq!(out[8]["error"]["kind"], "invalid_query", "{}", out[8]);
+}

@@ -1,7 +1,8 @@
 //! minkowski's columns of the static report. Each capability is one function below;
 //! the report shows a column's cells only where the function answers.
 //!
-//! Now: heightfield rays ([`field_ray`], `query::cast_ray_heightfield`, solid).
+//! Now: heightfield rays ([`field_ray`], `query::cast_ray_heightfield`, solid) and
+//! contacts ([`field_prober`], `query::static_geometry::manifolds`).
 //!
 //! To come, as minkowski's `TriMesh` and the convex-vs-triangles contacts land (one
 //! function each; nothing else changes):
@@ -14,11 +15,14 @@
 //!   report runs every prober on the slides.
 
 use super::cast::RayInput;
+use super::statics::ContactPoint;
 use super::statics::{Built, Prober, RayAnswer, StaticHit, StaticMethod, StaticTarget};
 use super::Spec;
+use super::{pose, PoseArray};
 use crate::static_suite::{Field, Geometry, Mesh};
-use minkowski::query::{cast_ray_heightfield, Ray, RayOptions};
-use minkowski::shape::HeightField;
+use minkowski::query::static_geometry as sg;
+use minkowski::query::{cast_ray_heightfield, QueryOptions, Ray, RayOptions};
+use minkowski::shape::{HeightField, Shape, TriangleSet};
 use minkowski::{Pose, Vector};
 
 /// minkowski itself.
@@ -98,7 +102,37 @@ fn field_ray(f: &HeightField, r: &RayInput) -> Option<RayAnswer> {
     })
 }
 
-/// minkowski has no convex-vs-heightfield contact query yet: no contact column.
-fn field_prober<'a>(_: &'a HeightField, _: &Spec) -> Option<Box<dyn Prober + 'a>> {
-    None::<Box<dyn Prober>>
+/// Contacts through `query::static_geometry::manifolds` (the ghost-free manifolds, one
+/// per touching region): every manifold point within the margin 0.
+fn field_prober<'a>(f: &'a HeightField, s: &Spec) -> Option<Box<dyn Prober + 'a>> {
+    Some(Box::new(SetProber {
+        set: f,
+        shape: s.shape(),
+        out: Vec::new(),
+    }))
+}
+
+/// A prober of a triangle set (heightfield or mesh) at the identity pose.
+struct SetProber<'a> {
+    set: &'a dyn TriangleSet,
+    shape: Shape,
+    out: Vec<ContactPoint>,
+}
+
+impl Prober for SetProber<'_> {
+    fn contacts(&mut self, p: &PoseArray) -> &[ContactPoint] {
+        self.out.clear();
+        let sets = [(self.set, Pose::IDENTITY)];
+        let ms = sg::manifolds(&sets, &self.shape, &pose(p), 0.0, &QueryOptions::default());
+        for m in &ms {
+            for q in m.points().iter().filter(|q| q.distance <= 0.0) {
+                self.out.push(ContactPoint {
+                    dist: q.distance as f64,
+                    normal: super::to_f64(m.normal.to_array()),
+                    point: super::to_f64(q.point_a.to_array()),
+                });
+            }
+        }
+        &self.out
+    }
 }

@@ -1,9 +1,11 @@
-//! Queries with static level geometry (`heightfield`; the protocol's Extensions) on
+//! Queries with static level geometry (`halfspace`, `heightfield`; the protocol's
+//! Extensions) on
 //! either side: `intersects`, `distance`, `closest_points`, `contact` and `manifold`,
 //! answered through [`crate::query::static_dispatch`] with the geometry as A (when it
 //! is B, the answer is turned round: normals reversed, points swapped).
 //!
-//! A `manifold` query with a `trimesh` or `heightfield` answers
+//! A `manifold` query with a `halfspace` answers as for two convex shapes (one
+//! region); with a `trimesh` or `heightfield` it answers
 //! `{"manifolds": [{"normal": [..], "points": [..]}, ...], "status": ..}`, one per
 //! touching region. Two static shapes in one query are refused.
 
@@ -13,18 +15,20 @@ use serde_json::{Map, Value};
 use super::cast::parse_heightfield;
 use super::cast::{CastAnswer, ProjectAnswer};
 use super::{
-    arr, err, parse_collider, parse_margin, parse_pose, ClosestPointsAnswer, ContactAnswer,
-    DistanceAnswer, ErrorKind, IntersectsAnswer, LineError, ManifoldPointAnswer, QueryKind,
+    arr, err, number, parse_collider, parse_margin, parse_pose, shape_err_owned, vec3,
+    ClosestPointsAnswer, ContactAnswer, DistanceAnswer, ErrorKind, IntersectsAnswer, LineError,
+    ManifoldAnswer, ManifoldPointAnswer, QueryKind,
 };
 use crate::query::compound::Collider;
+use crate::query::halfspace as hs;
 use crate::query::{
     static_dispatch as sd, CastStart, Contact, Manifold, Motion, QueryOptions, QueryStatus,
 };
-use crate::shape::StaticShape;
+use crate::shape::{HalfSpace, StaticShape};
 use crate::Pose;
 
 /// The protocol's static shape types.
-pub const STATIC_TYPES: [&str; 1] = ["heightfield"];
+pub const STATIC_TYPES: [&str; 2] = ["halfspace", "heightfield"];
 
 /// Whether `v` is a shape object of a static type.
 pub fn is_static(v: Option<&Value>) -> bool {
@@ -40,6 +44,7 @@ pub fn is_static(v: Option<&Value>) -> bool {
 pub fn parse_static(v: &Value, name: &str) -> Result<StaticShape, LineError> {
     match v.get("type").and_then(Value::as_str) {
         Some("heightfield") => parse_heightfield(v, name).map(StaticShape::from),
+        Some("halfspace") => parse_halfspace(v).map(StaticShape::from),
         _ => Err(err(
             ErrorKind::InvalidShape,
             format!(
@@ -48,6 +53,28 @@ pub fn parse_static(v: &Value, name: &str) -> Result<StaticShape, LineError> {
             ),
         )),
     }
+}
+
+/// Parses a `halfspace` object: `normal` (unit within 1e-3, renormalised), `offset`
+/// (default 0).
+fn parse_halfspace(v: &Value) -> Result<HalfSpace, LineError> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| err(ErrorKind::InvalidShape, "halfspace must be an object"))?;
+    let normal = match obj.get("normal") {
+        Some(n) => vec3(n, "halfspace normal", shape_err_owned)?,
+        None => {
+            return Err(err(
+                ErrorKind::InvalidShape,
+                "halfspace needs 'normal': [x, y, z]",
+            ))
+        }
+    };
+    let offset = match obj.get("offset") {
+        None | Some(Value::Null) => 0.0,
+        Some(_) => number(obj, "halfspace", "offset")?,
+    };
+    HalfSpace::new(normal, offset).map_err(LineError::from)
 }
 
 /// A pairwise query line with static geometry on one side.
@@ -87,7 +114,7 @@ impl StaticQueryRequest {
         if sa && sb {
             return Err(err(
                 ErrorKind::InvalidQuery,
-                "a query between two static shapes (heightfield) is not supported",
+                "a query between two static shapes (halfspace, heightfield) is not supported",
             ));
         }
         let (fixed, other) = if sa {
@@ -101,10 +128,7 @@ impl StaticQueryRequest {
                 (parse_collider(va, "a")?, pose_a),
             )
         };
-        if fixed.0.local_aabb().is_none()
-            && kind != QueryKind::Intersects
-            && kind != QueryKind::Manifold
-        {
+        if fixed.0.is_empty() && kind != QueryKind::Intersects && kind != QueryKind::Manifold {
             return Err(err(
                 ErrorKind::InvalidShape,
                 format!(
@@ -161,10 +185,31 @@ impl StaticQueryRequest {
                 let c = sd::contact(s, ps, b, pb, &opts);
                 Answer::Contact(ContactAnswer::new(&turned(c, flip), None, None))
             }
-            QueryKind::Manifold => {
-                let ms = sd::manifolds(s, ps, b, pb, self.margin, &opts);
-                Answer::Manifolds(ManifoldsAnswer::new(&ms, flip))
-            }
+            QueryKind::Manifold => match s {
+                // A plane touches in one region: the ordinary answer.
+                StaticShape::HalfSpace(h) => {
+                    let m = match b {
+                        Collider::Convex(shape) => {
+                            hs::manifold_halfspace(h, ps, shape, pb, self.margin)
+                        }
+                        Collider::Compound(c) => {
+                            hs::manifold_halfspace_compound(h, ps, c, pb, self.margin)
+                        }
+                    };
+                    let mut a = ManifoldAnswer::new(&m, None, None);
+                    if flip {
+                        a.normal = a.normal.map(|n| n.map(|x| -x));
+                        for p in &mut a.points {
+                            std::mem::swap(&mut p.point_a, &mut p.point_b);
+                        }
+                    }
+                    Answer::Manifold(a)
+                }
+                _ => {
+                    let ms = sd::manifolds(s, ps, b, pb, self.margin, &opts);
+                    Answer::Manifolds(ManifoldsAnswer::new(&ms, flip))
+                }
+            },
         })
     }
 }

@@ -17,7 +17,9 @@
 use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, QueryStatus};
 use super::epa::{self, EpaOptions, EpaWorkspace};
 use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
-use super::pair::{box_box, segment_segment, sphere_box, sphere_sphere, LocalContact};
+use super::pair::{
+    box_box, point_triangle, segment_segment, sphere_box, sphere_sphere, LocalContact,
+};
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
 use crate::support::{Relative, SupportMap};
@@ -66,6 +68,25 @@ fn analytic(
         return Some((c, ContactMethod::Analytic));
     }
     match (ca, cb) {
+        (CoreShape::Triangle(t), CoreShape::Point(p)) => {
+            let [a, b, c] = t.vertices();
+            let k = point_triangle::contact(a, b, c, rel.transform_point(p.point()), mb)?;
+            Some((with_margin_a(k, ma), ContactMethod::Analytic))
+        }
+        (CoreShape::Point(p), CoreShape::Triangle(t)) => {
+            // Solve in B's frame, then bring back and swap roles.
+            let inv = rel.inverse();
+            let [a, b, c] = t.vertices();
+            let k = point_triangle::contact(a, b, c, inv.transform_point(p.point()), ma)?;
+            let k = with_margin_a(k, mb);
+            let back = LocalContact {
+                distance: k.distance,
+                normal: rel.transform_vector(k.normal),
+                point_a: rel.transform_point(k.point_a),
+                point_b: rel.transform_point(k.point_b),
+            };
+            Some((back.swapped(), ContactMethod::Analytic))
+        }
         (CoreShape::Cuboid(x), CoreShape::Point(p)) if ma == 0.0 => Some((
             sphere_box::contact(x.half_extents(), rel.transform_point(p.point()), mb),
             ContactMethod::Analytic,
@@ -84,6 +105,13 @@ fn analytic(
         }
         _ => None,
     }
+}
+
+/// A contact of A's core with B moved out to A's surface when A has the margin `ma`.
+fn with_margin_a(mut k: LocalContact, ma: Real) -> LocalContact {
+    k.distance -= ma;
+    k.point_a += k.normal * ma;
+    k
 }
 
 /// The largest distance (length units) that counts as touching for a problem of size

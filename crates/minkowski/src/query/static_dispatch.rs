@@ -1,5 +1,6 @@
 //! Queries of a convex shape or compound against a piece of static level geometry
-//! ([`StaticShape`]): the static shape is A, the collider B; normals point from the
+//! ([`StaticShape`]: a half-space, answered in closed form by [`super::halfspace`], or a
+//! heightfield): the static shape is A, the collider B; normals point from the
 //! geometry towards the collider (world frame).
 //!
 //! A compound is queried part by part and the answers combined as
@@ -19,6 +20,7 @@
 use super::cast::{check_max_toi, CastError, CastStart, Motion, ShapeCast};
 use super::compound::Collider;
 use super::dispatch::QueryOptions;
+use super::halfspace as hs;
 use super::manifold::Manifold;
 use super::point::PointProjection;
 use super::ray::{Ray, RayCast, RayOptions};
@@ -62,9 +64,10 @@ fn buried(field: &HeightField, pose_f: &Pose, b: &Shape, pose_b: &Pose) -> Optio
 }
 
 /// The triangle set of `s`, when it is made of triangles.
-fn triangles(s: &StaticShape) -> &dyn TriangleSet {
+fn triangles(s: &StaticShape) -> Option<&dyn TriangleSet> {
     match s {
-        StaticShape::HeightField(h) => h.as_ref(),
+        StaticShape::HalfSpace(_) => None,
+        StaticShape::HeightField(h) => Some(h.as_ref()),
     }
 }
 
@@ -77,6 +80,7 @@ pub fn intersects(
     options: &QueryOptions,
 ) -> bool {
     pieces(b, pose_b).iter().any(|(shape, pose)| match s {
+        StaticShape::HalfSpace(h) => hs::intersects_halfspace(h, pose_s, shape, pose),
         StaticShape::HeightField(h) => {
             sg::intersects(h.as_ref(), pose_s, shape, pose, options)
                 || buried(h, pose_s, shape, pose).is_some()
@@ -128,6 +132,7 @@ fn piece_closest(
     options: &QueryOptions,
 ) -> ClosestPoints {
     match s {
+        StaticShape::HalfSpace(h) => hs::closest_points_halfspace(h, pose_s, b, pose_b),
         StaticShape::HeightField(h) => {
             if let Some(c) = buried(h, pose_s, b, pose_b) {
                 let p = pose_b.transform_point(b.local_center());
@@ -193,6 +198,7 @@ fn piece_contact(
     options: &QueryOptions,
 ) -> Contact {
     match s {
+        StaticShape::HalfSpace(h) => hs::contact_halfspace(h, pose_s, b, pose_b),
         StaticShape::HeightField(h) => {
             if let Some(c) = sg::contact(h.as_ref(), pose_s, b, pose_b, 0.0, options) {
                 return c.contact;
@@ -234,7 +240,6 @@ pub fn manifolds(
 /// [`sg`]'s voided features); each manifold comes with the index (into `statics`) of the
 /// static shape of its deepest point. The world uses it for each object against the
 /// static shapes its box meets.
-#[allow(irrefutable_let_patterns)] // a heightfield is the only static shape so far
 pub fn manifolds_with_all(
     statics: &[(&StaticShape, Pose)],
     b: &Collider,
@@ -242,20 +247,33 @@ pub fn manifolds_with_all(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<(usize, Manifold)> {
-    let sets: Vec<sg::Placed<'_>> = statics
+    // The triangle statics, queried together, and their indices in `statics`.
+    let (sets, which): (Vec<sg::Placed<'_>>, Vec<usize>) = statics
         .iter()
-        .map(|(s, pose)| (triangles(s), *pose))
-        .collect();
+        .enumerate()
+        .filter_map(|(k, (s, pose))| triangles(s).map(|t| ((t, *pose), k)))
+        .unzip();
     let mut out = Vec::new();
     for (shape, pose) in pieces(b, pose_b) {
-        for (set, m) in sg::manifolds_tagged(&sets, shape, &pose, margin, options) {
-            out.push((set, m));
+        let first = out.len();
+        if !sets.is_empty() {
+            for (set, m) in sg::manifolds_tagged(&sets, shape, &pose, margin, options) {
+                out.push((which[set], m));
+            }
         }
         for (k, (s, pose_s)) in statics.iter().enumerate() {
-            if let StaticShape::HeightField(h) = s {
-                if out.iter().all(|(i, _)| *i != k) {
-                    if let Some(c) = buried(h, pose_s, shape, &pose) {
-                        out.push((k, Manifold::single(&c)));
+            match s {
+                StaticShape::HalfSpace(h) => {
+                    let m = hs::manifold_halfspace(h, pose_s, shape, &pose, margin);
+                    if !m.is_empty() {
+                        out.push((k, m));
+                    }
+                }
+                StaticShape::HeightField(h) => {
+                    if out[first..].iter().all(|(i, _)| *i != k) {
+                        if let Some(c) = buried(h, pose_s, shape, &pose) {
+                            out.push((k, Manifold::single(&c)));
+                        }
                     }
                 }
             }
@@ -275,6 +293,7 @@ pub fn cast_ray(
     options: &RayOptions,
 ) -> Result<RayCast, CastError> {
     match s {
+        StaticShape::HalfSpace(h) => hs::cast_ray_halfspace(h, pose_s, ray, options),
         StaticShape::HeightField(h) => super::cast_ray_heightfield(h, pose_s, ray, options),
     }
 }
@@ -299,15 +318,24 @@ pub fn cast(
     options: &QueryOptions,
 ) -> Result<ShapeCast, CastError> {
     check_max_toi(max_toi)?;
-    if !(motion_s.is_translation() && motion_b.is_translation()) {
+    let turning = !(motion_s.is_translation() && motion_b.is_translation());
+    if turning && !matches!(s, StaticShape::HalfSpace(_)) {
         return Err(CastError::Unsupported(
-            "casts against static geometry take translations only (no angular velocity)",
+            "casts against triangle geometry take translations only (no angular velocity)",
         ));
     }
     let velocity = motion_b.linear - motion_s.linear;
     let mut best: Option<ShapeCast> = None;
     for (shape, pose) in pieces(b, pose_b) {
         let hit = match s {
+            StaticShape::HalfSpace(h) => {
+                let mut input =
+                    hs::HalfSpaceCastInput::new(h, *pose_s, motion_s, shape, pose, motion_b);
+                input.max_toi = best.as_ref().map_or(max_toi, |c| c.toi);
+                input.target_distance = target_distance;
+                let c = hs::cast_shape_halfspace(&input)?;
+                c.hit.then_some(c)
+            }
             StaticShape::HeightField(h) => {
                 if let Some(c) = buried(h, pose_s, shape, &pose) {
                     Some(ShapeCast {
@@ -372,6 +400,7 @@ pub fn project_point(
     super::ray::check_vector("point", point)?;
     let at = Pose::from_parts(crate::math::Rotation::IDENTITY, point);
     match s {
+        StaticShape::HalfSpace(h) => hs::project_point_halfspace(h, pose_s, point),
         StaticShape::HeightField(h) => {
             let Some((c, _)) = sg::closest_points(h.as_ref(), pose_s, &probe, &at, options) else {
                 return Ok(PointProjection {

@@ -1,24 +1,36 @@
 //! Static level geometry: the shapes that are placed once and never move — a
-//! heightfield (and, with the issues that add them, half-spaces and triangle meshes).
+//! half-space and a heightfield (and, with the issue that adds them, triangle meshes).
 //! They are not convex and have no support map, so they are not [`super::Shape`]s; the
 //! queries against them are in [`crate::query::static_dispatch`].
 
-use super::HeightField;
+use super::{HalfSpace, HeightField};
 use crate::bounding::Aabb;
 use std::sync::Arc;
 
 /// A piece of static level geometry (shared: cloning does not copy the data).
 #[derive(Debug, Clone, PartialEq)]
 pub enum StaticShape {
+    /// A half-space (a ground plane): unbounded.
+    HalfSpace(HalfSpace),
     /// A depth-map heightfield ([`HeightField`]): one-sided, the solid below.
     HeightField(Arc<HeightField>),
 }
 
 impl StaticShape {
-    /// The protocol's name of the type (`"heightfield"`).
+    /// The protocol's name of the type (`"halfspace"`, `"heightfield"`).
     pub fn type_name(&self) -> &'static str {
         match self {
+            StaticShape::HalfSpace(_) => "halfspace",
             StaticShape::HeightField(_) => "heightfield",
+        }
+    }
+
+    /// Whether the shape has no surface at all (a heightfield whose every cell is a
+    /// hole).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            StaticShape::HalfSpace(_) => false,
+            StaticShape::HeightField(h) => h.local_bounds().is_none(),
         }
     }
 
@@ -27,6 +39,7 @@ impl StaticShape {
     pub fn local_aabb(&self) -> Option<Aabb> {
         use super::TriangleSet;
         match self {
+            StaticShape::HalfSpace(_) => None,
             StaticShape::HeightField(h) => h.local_aabb(),
         }
     }
@@ -35,5 +48,11 @@ impl StaticShape {
 impl From<HeightField> for StaticShape {
     fn from(h: HeightField) -> Self {
         StaticShape::HeightField(Arc::new(h))
+    }
+}
+
+impl From<HalfSpace> for StaticShape {
+    fn from(h: HalfSpace) -> Self {
+        StaticShape::HalfSpace(h)
     }
 }

@@ -5,6 +5,7 @@
 //! world frame).
 
 pub(crate) mod box_box;
+pub(crate) mod point_triangle;
 pub(crate) mod segment_segment;
 pub(crate) mod sphere_box;
 pub(crate) mod sphere_sphere;
