@@ -652,10 +652,16 @@ fn main() {
             .iter()
             .map(|m| match &geo {
                 SlideGeometry::Mesh(mesh) => m.build(Geometry::Mesh(mesh)).map(|b| vec![b.target]),
-                SlideGeometry::Fields(fs) => fs
-                    .iter()
-                    .map(|f| m.build(Geometry::Field(f)).map(|b| b.target))
-                    .collect(),
+                SlideGeometry::Fields(fs) => {
+                    let geos: Vec<Geometry<'_>> = fs.iter().map(Geometry::Field).collect();
+                    match m.build_scene(&geos) {
+                        Some(b) => Some(vec![b.target]),
+                        None => fs
+                            .iter()
+                            .map(|f| m.build(Geometry::Field(f)).map(|b| b.target))
+                            .collect(),
+                    }
+                }
             })
             .collect();
         for (si, (sname, spec)) in Slide::shapes().iter().enumerate() {

@@ -36,6 +36,8 @@ pub fn methods() -> Vec<Box<dyn StaticMethod>> {
 /// What minkowski built.
 enum Ours {
     Field(HeightField),
+    /// Fields side by side, queried together (their seams stitched).
+    Fields(Vec<HeightField>),
 }
 
 impl StaticMethod for Minkowski {
@@ -52,17 +54,36 @@ impl StaticMethod for Minkowski {
             native_bytes: 0,
         })
     }
+    fn build_scene(&self, geos: &[Geometry<'_>]) -> Option<Built> {
+        let fields = geos
+            .iter()
+            .map(|g| match g {
+                Geometry::Field(f) => build_field(f),
+                Geometry::Mesh(_) => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Built {
+            target: Box::new(Ours::Fields(fields)),
+            native_bytes: 0,
+        })
+    }
 }
 
 impl StaticTarget for Ours {
     fn ray(&self, ray: &RayInput) -> Option<RayAnswer> {
         match self {
             Ours::Field(f) => field_ray(f, ray),
+            Ours::Fields(_) => None,
         }
     }
     fn prober(&self, shape: &Spec) -> Option<Box<dyn Prober + '_>> {
         match self {
             Ours::Field(f) => field_prober(f, shape),
+            Ours::Fields(fs) => Some(Box::new(SetProber {
+                sets: fs.iter().map(|f| f as &dyn TriangleSet).collect(),
+                shape: shape.shape(),
+                out: Vec::new(),
+            })),
         }
     }
 }
@@ -106,15 +127,16 @@ fn field_ray(f: &HeightField, r: &RayInput) -> Option<RayAnswer> {
 /// per touching region): every manifold point within the margin 0.
 fn field_prober<'a>(f: &'a HeightField, s: &Spec) -> Option<Box<dyn Prober + 'a>> {
     Some(Box::new(SetProber {
-        set: f,
+        sets: vec![f],
         shape: s.shape(),
         out: Vec::new(),
     }))
 }
 
-/// A prober of a triangle set (heightfield or mesh) at the identity pose.
+/// A prober of triangle sets (heightfields or meshes) at the identity pose, queried
+/// together.
 struct SetProber<'a> {
-    set: &'a dyn TriangleSet,
+    sets: Vec<&'a dyn TriangleSet>,
     shape: Shape,
     out: Vec<ContactPoint>,
 }
@@ -122,7 +144,7 @@ struct SetProber<'a> {
 impl Prober for SetProber<'_> {
     fn contacts(&mut self, p: &PoseArray) -> &[ContactPoint] {
         self.out.clear();
-        let sets = [(self.set, Pose::IDENTITY)];
+        let sets: Vec<sg::Placed<'_>> = self.sets.iter().map(|s| (*s, Pose::IDENTITY)).collect();
         let ms = sg::manifolds(&sets, &self.shape, &pose(p), 0.0, &QueryOptions::default());
         for m in &ms {
             for q in m.points().iter().filter(|q| q.distance <= 0.0) {

@@ -78,6 +78,13 @@ pub trait StaticMethod {
     fn shares_build(&self) -> bool {
         false
     }
+    /// Builds several geometries placed side by side as one scene queried at once (the
+    /// seam slide's two fields), when the method has such a query; `None` (the default)
+    /// builds and queries each on its own.
+    fn build_scene(&self, geos: &[Geometry<'_>]) -> Option<Built> {
+        let _ = geos;
+        None
+    }
 }
 
 /// Every static method this build has: minkowski first, then the enabled peers.

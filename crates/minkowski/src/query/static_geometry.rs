@@ -51,9 +51,11 @@
 //!
 //! [`manifolds`] builds each remaining triangle contact's manifold (the triangle clipped
 //! against B's support feature, [`mod@super::manifold`]) and merges the manifolds whose
-//! normals are within [`FEATURE_ANGLE_COS`] of each other into one region, reduced to at
-//! most four points: a box on a tiled floor gets one manifold of four points, a box
-//! across a convex ridge one per side.
+//! normals are within [`tolerance::ACTIVE_EDGE_ANGLE`] of each other (faces no more
+//! creased than an inactive edge) into one region, reduced to at most four points: a box
+//! on a tiled floor gets one manifold of four points, a box across a convex ridge one per
+//! side. A point merged into a region keeps its point on B and is measured along the
+//! region's normal to its own triangle's plane.
 //!
 //! # Casts
 //!
@@ -65,7 +67,7 @@
 use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, Motion, ShapeCast};
 use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
-use super::manifold::{self, Manifold, ManifoldPoint, FEATURE_ANGLE_COS};
+use super::manifold::{self, Manifold, ManifoldPoint};
 use super::{ClosestPoints, Contact, QueryStatus};
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
@@ -568,7 +570,7 @@ pub fn manifolds_tagged(
             .wrapping_add(i.out.triangle.wrapping_mul(0x9e37_79b1));
         let r = match regions
             .iter()
-            .position(|r| r.0.dot(m.normal) >= FEATURE_ANGLE_COS)
+            .position(|r| r.0.dot(m.normal) >= tolerance::ACTIVE_EDGE_COS)
         {
             Some(r) => r,
             None => {
@@ -577,13 +579,22 @@ pub fn manifolds_tagged(
             }
         };
         let n = regions[r].0;
+        // The triangle's plane (world): each point is re-expressed along the region's
+        // normal from its point on B to that plane, so that both stay on their surfaces
+        // (the same points on flat ground, where the normals agree).
+        let face = i.pose.transform_vector(i.tri.normal);
+        let plane = i.pose.transform_point(i.tri.vertices[0]).dot(face);
+        let cos = n.dot(face);
         for p in m
             .points()
             .iter()
             .filter(|p| over_triangle(&i.tri, &i.pose, p.point_a))
         {
-            // Re-expressed along the region's normal (the same normal on flat ground).
-            let distance = (p.point_b - p.point_a).dot(n);
+            let distance = if cos.abs() > 0.5 {
+                (p.point_b.dot(face) - plane) / cos
+            } else {
+                (p.point_b - p.point_a).dot(n)
+            };
             size = size.max(p.point_b.abs().max_element());
             regions[r].2.push(ManifoldPoint {
                 point_a: p.point_b - n * distance,

@@ -431,14 +431,16 @@ pub(crate) fn bilinear(h00: Real, h10: Real, h01: Real, h11: Real, u: Real, v: R
 }
 
 /// The field as triangles, for the contact, distance and cast queries: cell `(i, j)` is
-/// split along its diagonal from sample `[i][j]` to `[i+1][j+1]` into the halves
-/// `2 (i (cols − 1) + j)` (corners `p00, p11, p10`: the half with `u ≥ v`) and that plus
-/// one (`p00, p01, p11`), both counter-clockwise seen from above (+y, the outside). A
-/// cell with a hole has neither. The field is one-sided: the solid is below.
+/// split along its anti-diagonal, from sample `[i+1][j]` to `[i][j+1]` (the split parry3d
+/// and Bullet make by default), into the halves `2 (i (cols − 1) + j)` (corners
+/// `p00, p01, p10`: the half with `u + v ≤ 1`) and that plus one (`p10, p01, p11`), both
+/// counter-clockwise seen from above (+y, the outside), where `p10` is one column on (+x)
+/// and `p01` one row on (+z). A cell with a hole has neither. The field is one-sided:
+/// the solid is below.
 ///
-/// Edges between cells (and each cell's diagonal) take their activity from the crease
-/// between the two halves across them; edges on the rim of the field or of a hole are
-/// boundary edges, active.
+/// Edges between cells (and each cell's anti-diagonal) take their activity from the
+/// crease between the two halves across them; edges on the rim of the field or of a
+/// hole are boundary edges, active.
 impl super::TriangleSet for HeightField {
     fn triangle_count(&self) -> usize {
         2 * (self.rows - 1) * (self.cols - 1)
@@ -516,10 +518,11 @@ impl super::TriangleSet for HeightField {
         let cells_x = self.cols - 1;
         let cell = t.index as usize / 2;
         let (i, j) = (cell / cells_x, cell % cells_x);
+        // (row, column) of the corners: p00, p01, p10 / p10, p01, p11.
         let corners = if t.index % 2 == 0 {
-            [(i, j), (i + 1, j + 1), (i, j + 1)]
+            [(i, j), (i + 1, j), (i, j + 1)]
         } else {
-            [(i, j), (i + 1, j), (i + 1, j + 1)]
+            [(i, j + 1), (i + 1, j), (i + 1, j + 1)]
         };
         let (r, c) = corners[k % 3];
         Window::new(i, i, j, j).sample_active(self, r, c)
@@ -550,16 +553,16 @@ impl HeightField {
         // Normals from the height differences (exact for any origin): the halves are
         // graphs over the cell, so their normals always point up.
         let normal = if half == 0 {
-            // p00, p11, p10: slopes dh/dx = h10 − h00, dh/dz = h11 − h10.
-            Vector::new(-(h10 - h00) * sz, sx * sz, -(h11 - h10) * sx)
+            // p00, p01, p10: slopes dh/dx = h10 − h00, dh/dz = h01 − h00.
+            Vector::new(-(h10 - h00) * sz, sx * sz, -(h01 - h00) * sx)
         } else {
-            // p00, p01, p11: dh/dx = h11 − h01, dh/dz = h01 − h00.
-            Vector::new(-(h11 - h01) * sz, sx * sz, -(h01 - h00) * sx)
+            // p10, p01, p11: dh/dx = h11 − h01, dh/dz = h11 − h10.
+            Vector::new(-(h11 - h01) * sz, sx * sz, -(h11 - h10) * sx)
         };
         let corners = if half == 0 {
-            [p00, p11, p10]
+            [p00, p01, p10]
         } else {
-            [p00, p01, p11]
+            [p10, p01, p11]
         };
         Some((corners, normal.normalize()))
     }
@@ -576,7 +579,7 @@ impl HeightField {
         }
         let (j, u) = split(lx / self.cell[0], self.cols - 1);
         let (i, v) = split(lz / self.cell[1], self.rows - 1);
-        let half = usize::from(v > u);
+        let half = usize::from(u + v > 1.0);
         let t = self.triangle((2 * (i * (self.cols - 1) + j) + half) as u32)?;
         let (p, n) = (t.vertices[0], t.normal);
         let y = p.y - (n.x * (x - p.x) + n.z * (z - p.z)) / n.y;
@@ -586,11 +589,11 @@ impl HeightField {
     /// The halves across the three edges of half `half` of cell `(i, j)`.
     fn across(i: isize, j: isize, half: usize) -> [(isize, isize, usize); 3] {
         if half == 0 {
-            // p00→p11 (diagonal), p11→p10 (x = j + 1), p10→p00 (z = i).
-            [(i, j, 1), (i, j + 1, 1), (i - 1, j, 1)]
+            // p00→p01 (x = j), p01→p10 (anti-diagonal), p10→p00 (z = i).
+            [(i, j - 1, 1), (i, j, 1), (i - 1, j, 1)]
         } else {
-            // p00→p01 (x = j), p01→p11 (z = i + 1), p11→p00 (diagonal).
-            [(i, j - 1, 0), (i + 1, j, 0), (i, j, 0)]
+            // p10→p01 (anti-diagonal), p01→p11 (z = i + 1), p11→p10 (x = j + 1).
+            [(i, j, 0), (i + 1, j, 0), (i, j + 1, 0)]
         }
     }
 }
@@ -667,12 +670,14 @@ impl Window {
             return x;
         }
         // The halves with the sample as a corner, and which of their corners it is.
+        // (The cell it starts; the cell before it along x, where it is p10; the row
+        // before, where it is p01; the cell before both, where it is p11.)
         let around: [(isize, isize, usize, usize); 6] = [
             (r, c, 0, 0),
-            (r, c, 1, 0),
             (r, c - 1, 0, 2),
+            (r, c - 1, 1, 0),
+            (r - 1, c, 0, 1),
             (r - 1, c, 1, 1),
-            (r - 1, c - 1, 0, 1),
             (r - 1, c - 1, 1, 2),
         ];
         let active = around.iter().any(|&(i, j, half, k)| {
