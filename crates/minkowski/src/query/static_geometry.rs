@@ -183,16 +183,11 @@ fn allowed(
             if !edge_active(t, k, front) {
                 return false;
             }
-            match t.edges[k].neighbour_normal {
-                None => true,
-                Some(m) => {
-                    // Inside the arc from the face's normal to the neighbour's, about
-                    // the edge (the same test from either side).
-                    let e = (t.vertices[(k + 1) % 3] - t.vertices[k]).normalize_or_zero();
-                    let tie = tolerance::FEATURE_TIE;
-                    t.normal.cross(n).dot(e) >= -tie && n.cross(m).dot(e) >= -tie
-                }
-            }
+            // Inside the arc from the face's normal to the neighbour's (or, on the
+            // boundary, to the edge's outward direction in the face's plane: the wall
+            // of a one-sided solid), on the side the shape is on.
+            let s = if front { 1.0 } else { -1.0 };
+            in_arc(n, t.normal * s, across(t, k, s))
         }
         TriangleFeature::Vertex(k) => {
             let k = k as usize;
@@ -206,19 +201,38 @@ fn allowed(
     }
 }
 
+/// The normal across edge `k` of `t` on side `s` (±1): the neighbour's, or on the
+/// boundary the edge's outward direction in the face's plane (`e × n`).
+fn across(t: &MeshTriangle, k: usize, s: Real) -> Vector {
+    match t.edges[k].neighbour_normal {
+        Some(m) => m * s,
+        None => {
+            let e = t.vertices[(k + 1) % 3] - t.vertices[k];
+            e.cross(t.normal).normalize_or_zero()
+        }
+    }
+}
+
+/// Whether the unit `n` lies on the shorter great-circle arc from `a` to `b` (within
+/// [`tolerance::FEATURE_TIE`]); for `a = b`, whether it is `a`.
+fn in_arc(n: Vector, a: Vector, b: Vector) -> bool {
+    let tie = tolerance::FEATURE_TIE;
+    let axis = a.cross(b);
+    let len = axis.length();
+    if len.is_nan() || len <= tie {
+        return n.dot(a) >= 1.0 - tie * tie;
+    }
+    let axis = axis / len;
+    n.dot(axis).abs() <= tie && a.cross(n).dot(axis) >= -tie && n.cross(b).dot(axis) >= -tie
+}
+
 /// Whether `n` lies in the cone of the normals that `t` knows around its vertex `k`:
-/// its own and its two neighbours' across the edges through `k` (a subset of the
-/// vertex's Gauss map, so a normal it rejects goes to a face; none is a ghost). A
-/// vertex on the boundary is unbounded on that side: any normal.
+/// its own and those across the two edges through `k` (a neighbour's, or a boundary
+/// edge's outward direction: see [`across`]), on the shape's side. That is a subset of
+/// the vertex's Gauss map, so a normal it rejects goes to a face; none is a ghost.
 fn in_vertex_cone(t: &MeshTriangle, k: usize, n: Vector, front: bool) -> bool {
-    let (Some(b), Some(c)) = (
-        t.edges[k].neighbour_normal,
-        t.edges[(k + 2) % 3].neighbour_normal,
-    ) else {
-        return true;
-    };
     let s = if front { 1.0 } else { -1.0 };
-    let (a, b, c) = (t.normal * s, b * s, c * s);
+    let (a, b, c) = (t.normal * s, across(t, k, s), across(t, (k + 2) % 3, s));
     let tie = tolerance::FEATURE_TIE;
     let det = a.dot(b.cross(c));
     if det.abs() > tie * tie {
@@ -233,13 +247,8 @@ fn in_vertex_cone(t: &MeshTriangle, k: usize, n: Vector, front: bool) -> bool {
         .into_iter()
         .min_by(|x, y| x.0.dot(x.1).total_cmp(&y.0.dot(y.1)))
         .unwrap_or((a, b));
-    let axis = p.cross(q);
-    let len = axis.length();
-    if len.is_nan() || len <= tie {
-        return n.dot(p) >= 1.0 - tie * tie;
-    }
-    let axis = axis / len;
-    n.dot(axis).abs() <= tie && p.cross(n).dot(axis) >= -tie && n.cross(q).dot(axis) >= -tie
+    // The arc's orientation does not matter: test both ways.
+    in_arc(n, p, q) || in_arc(n, q, p)
 }
 
 /// B's contact with the face of `t` along the face normal on `side` (module notes, 2):
