@@ -58,6 +58,7 @@ mod polytope;
 mod ray;
 pub mod sat;
 pub mod simplex;
+mod trimesh;
 
 pub(crate) use cast::check_max_toi;
 #[doc(inline)]
@@ -82,3 +83,5 @@ pub use point::{
 pub(crate) use ray::check_vector;
 #[doc(inline)]
 pub use ray::{cast_ray, Ray, RayCast, RayHit, RayOptions};
+#[doc(inline)]
+pub use trimesh::{cast_ray_trimesh, project_point_trimesh};

@@ -40,6 +40,7 @@ mod sphere;
 pub mod tessellation;
 mod triangle;
 pub mod triangle_set;
+pub mod trimesh;
 
 pub use capsule::Capsule;
 pub use compound::Compound;
@@ -59,6 +60,7 @@ pub use segment::Segment;
 pub use sphere::Sphere;
 pub use triangle::Triangle;
 pub use triangle_set::{MeshEdge, MeshTriangle, TriangleSet};
+pub use trimesh::{TriMesh, TriMeshError, TriMeshFlags};
 
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
