@@ -173,21 +173,6 @@ pub fn touching_as_zero(distance: Real, floor: Real) -> Real {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floors_and_rounding_to_zero() {
-        assert_eq!(abs_tolerance(0.0), MIN_ABS_TOLERANCE);
-        assert_eq!(abs_tolerance(DEFAULT_ABS_TOLERANCE), DEFAULT_ABS_TOLERANCE);
-        let floor = touch_floor(DEFAULT_ABS_TOLERANCE, 1e3);
-        assert_eq!(touching_as_zero(floor * 0.5, floor), 0.0);
-        assert_eq!(touching_as_zero(floor * 2.0, floor), floor * 2.0);
-        assert_eq!(touching_as_zero(-1.0, floor), -1.0);
-    }
-}
-
 /// The least angle (radians) between the normals of two triangles sharing an edge for
 /// that edge to be *active* ([`crate::shape::triangle_set`]): a convex crease sharper than
 /// this can carry contact normals of its own; flatter creases, concave ones and flat
@@ -218,3 +203,18 @@ pub const RAY_GRAZING: Real = 3.5e-4;
 /// 1.5e-8.
 #[cfg(minkowski_f64)]
 pub const RAY_GRAZING: Real = 1.5e-8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floors_and_rounding_to_zero() {
+        assert_eq!(abs_tolerance(0.0), MIN_ABS_TOLERANCE);
+        assert_eq!(abs_tolerance(DEFAULT_ABS_TOLERANCE), DEFAULT_ABS_TOLERANCE);
+        let floor = touch_floor(DEFAULT_ABS_TOLERANCE, 1e3);
+        assert_eq!(touching_as_zero(floor * 0.5, floor), 0.0);
+        assert_eq!(touching_as_zero(floor * 2.0, floor), floor * 2.0);
+        assert_eq!(touching_as_zero(-1.0, floor), -1.0);
+    }
+}

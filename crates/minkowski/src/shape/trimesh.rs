@@ -315,6 +315,9 @@ impl TriMesh {
             path: path.display().to_string(),
             reason,
         };
+        // `tobj` has more options behind its own features (merging, reordering): keep
+        // their defaults whichever are compiled in.
+        #[allow(clippy::needless_update)]
         let options = tobj::LoadOptions {
             triangulate: true,
             single_index: false,
