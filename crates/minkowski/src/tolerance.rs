@@ -202,6 +202,28 @@ pub const FEATURE_TIE: Real = 1e-3;
 /// (a normal of length 2 would double every distance).
 pub const NORMAL_LENGTH_TOLERANCE: Real = 1e-3;
 
+/// The least ratio `2 A / L²` (twice a triangle's area over its longest edge squared —
+/// about its height over its longest edge) of a triangle a [`crate::shape::TriMesh`]
+/// accepts: `64 ε`. The cross product giving a triangle's normal errs by a few `ε L²`, so
+/// below this its direction is rounding noise (at the threshold it is still within about
+/// 1/64 rad); such a triangle is refused as degenerate, together with every triangle of
+/// zero area.
+pub const DEGENERATE_TRIANGLE: Real = 64.0 * EPSILON;
+
+/// Below this `|d̂ · n|` (the cosine between a ray and a face's normal) a ray grazes the
+/// face: which side it meets, and where, is decided by rounding. A closed
+/// [`crate::shape::TriMesh`] then does not trust the ray's first crossing to tell whether
+/// its origin is inside, and asks the point-projection test instead
+/// ([`crate::query::cast_ray_trimesh`]). About `√ε`: 3.5e-4 (f32), 1.5e-8 (f64) — far
+/// above rounding, and rare enough among real rays that the extra test costs nothing on
+/// average.
+#[cfg(not(minkowski_f64))]
+pub const RAY_GRAZING: Real = 3.5e-4;
+/// Below this `|d̂ · n|` a ray grazes a face (see the f32 build's documentation):
+/// 1.5e-8.
+#[cfg(minkowski_f64)]
+pub const RAY_GRAZING: Real = 1.5e-8;
+
 #[cfg(test)]
 mod tests {
     use super::*;

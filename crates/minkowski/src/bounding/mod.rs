@@ -1,7 +1,10 @@
-//! Bounding volumes: axis-aligned boxes, and a static tree of them (a compound's parts).
+//! Bounding volumes: axis-aligned boxes, and static trees of them (a compound's parts,
+//! a triangle mesh's triangles).
 
 mod aabb;
+mod binned_sah;
 mod tree;
 
 pub use aabb::Aabb;
+pub use binned_sah::SahTree;
 pub use tree::{AabbTree, TreeError};

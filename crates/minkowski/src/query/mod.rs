@@ -65,6 +65,7 @@ pub mod sat;
 pub mod simplex;
 pub mod static_dispatch;
 pub mod static_geometry;
+mod trimesh;
 
 pub(crate) use cast::check_max_toi;
 #[doc(inline)]
@@ -96,3 +97,5 @@ pub use point::{
 pub(crate) use ray::check_vector;
 #[doc(inline)]
 pub use ray::{cast_ray, Ray, RayCast, RayHit, RayOptions};
+#[doc(inline)]
+pub use trimesh::{cast_ray_trimesh, project_point_trimesh};

@@ -46,6 +46,7 @@ mod static_shape;
 pub mod tessellation;
 mod triangle;
 pub mod triangle_set;
+pub mod trimesh;
 
 pub use capsule::Capsule;
 pub use compound::Compound;
@@ -67,6 +68,7 @@ pub use sphere::Sphere;
 pub use static_shape::StaticShape;
 pub use triangle::Triangle;
 pub use triangle_set::{MeshEdge, MeshTriangle, TriangleSet};
+pub use trimesh::{TriMesh, TriMeshError, TriMeshFlags};
 
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
