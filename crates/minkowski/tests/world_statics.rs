@@ -22,7 +22,7 @@ use common::Rng;
 use minkowski::query::compound::{self, Collider};
 use minkowski::query::{static_dispatch, Manifold, Motion, QueryOptions, Ray, RayOptions};
 use minkowski::shape::{
-    Capsule, Compound, ConvexPolyhedron, Cuboid, HeightField, PointShape, Shape, Sphere,
+    Capsule, Compound, ConvexPolyhedron, Cuboid, HalfSpace, HeightField, PointShape, Shape, Sphere,
     StaticShape,
 };
 use minkowski::world::{
@@ -204,6 +204,11 @@ fn resting_boxes_and_capsules_get_one_up_manifold() {
         let floor = w
             .insert_static(field(-5.0, -5.0, 11, 1.0, &flat), Pose::IDENTITY)
             .unwrap();
+        // The same floor as a half-space (y ≤ 0) in a second world.
+        let mut w2 = World::new(BroadPhaseKind::SweepAndPrune, options);
+        let plane = w2
+            .insert_static(HalfSpace::new(Vector::Y, 0.0).unwrap(), Pose::IDENTITY)
+            .unwrap();
         let cuboid: Shape = Cuboid::new(v(0.5, 0.3, 0.4)).unwrap().into();
         let capsule: Shape = Capsule::new(0.5, 0.25).unwrap().into();
         for case in 0..150 {
@@ -230,7 +235,18 @@ fn resting_boxes_and_capsules_get_one_up_manifold() {
                 // Standing on its end.
                 _ => (capsule.clone(), Pose::new(turn, v(x, 0.75 - depth, z)), 1),
             };
-            let h = w.insert(shape, pose.unwrap()).unwrap();
+            let pose = pose.unwrap();
+            let h2 = w2.insert(shape.clone(), pose).unwrap();
+            w2.update();
+            let on_plane = contacts_of(&w2, h2);
+            assert_eq!(on_plane.len(), 1, "{label}: half-space {on_plane:?}");
+            assert_eq!(on_plane[0].fixed, plane);
+            assert!(up_within(on_plane[0].manifold.normal, 1e-3), "{label}");
+            if corners == 4 {
+                assert_eq!(on_plane[0].manifold.len(), 4, "{label}: half-space");
+            }
+            w2.remove(h2).unwrap();
+            let h = w.insert(shape, pose).unwrap();
             w.update();
             let mine = contacts_of(&w, h);
             assert_eq!(mine.len(), 1, "{label}: {mine:?}");
@@ -396,6 +412,11 @@ fn static_contacts_equal_brute_force() {
                 };
                 w.insert_static_with(t, p, o).unwrap();
             }
+            // An unbounded static: a slightly tilted ground plane under the hills, that
+            // the deepest objects reach.
+            let plane = HalfSpace::new(v(0.05, 1.0, -0.03).normalize(), 0.0).unwrap();
+            w.insert_static(plane, Pose::from_translation(v(0.0, -0.9, 0.0)).unwrap())
+                .unwrap();
             let place = |rng: &mut Rng| -> Pose {
                 let (x, z) = if rng.below(4) == 0 {
                     (rng.range(-8.0, -1.0), rng.range(3.0, 10.0))
@@ -667,7 +688,14 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
         };
         let pose_f = Pose::new(Rotation::from_rotation_y(0.2), v(-1.0, 0.0, 0.5)).unwrap();
         let terrain = w.insert_static_with(hf.clone(), pose_f, ground).unwrap();
-        let fixed = StaticShape::from(hf);
+        // And a ground plane under it (unbounded), in the same group.
+        let plane = StaticShape::from(HalfSpace::new(Vector::Y, 0.0).unwrap());
+        let pose_p = Pose::from_translation(v(0.0, -1.2, 0.0)).unwrap();
+        let bedrock = w.insert_static_with(plane.clone(), pose_p, ground).unwrap();
+        let statics = [
+            (terrain, StaticShape::from(hf), pose_f),
+            (bedrock, plane, pose_p),
+        ];
         for _ in 0..40 {
             let (x, z) = (rng.range(0.0, 8.0), rng.range(0.0, 8.0));
             let p = Pose::new(rng.rotation(), v(x, 1.0 + rng.range(0.0, 2.0), z)).unwrap();
@@ -703,11 +731,11 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
                 solid: q % 4 != 0,
             };
             let mut want: Vec<SceneRayHit> = Vec::new();
-            if sees_ground {
-                let r = static_dispatch::cast_ray(&fixed, &pose_f, &ray, &ray_options).unwrap();
+            for (h, fixed, pose) in statics.iter().filter(|_| sees_ground) {
+                let r = static_dispatch::cast_ray(fixed, pose, &ray, &ray_options).unwrap();
                 if let Some(hit) = r.hit {
                     want.push(SceneRayHit {
-                        target: Target::Static(terrain),
+                        target: Target::Static(*h),
                         part: None,
                         hit,
                         status: r.status,
@@ -754,10 +782,10 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
                 .cast_shape(&ball, &at, down, &cast_options, &filter)
                 .unwrap();
             let mut best: Option<(Real, Target)> = None;
-            if sees_ground {
+            for (h, fixed, pose) in statics.iter().filter(|_| sees_ground) {
                 let c = static_dispatch::cast(
-                    &fixed,
-                    &pose_f,
+                    fixed,
+                    pose,
                     Motion::ZERO,
                     &ball,
                     &at,
@@ -767,9 +795,10 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
                     &opts,
                 )
                 .unwrap();
-                if c.hit {
-                    best = Some((c.toi, Target::Static(terrain)));
-                    if let Some(g) = got.filter(|g| g.target == Target::Static(terrain)) {
+                let t = Target::Static(*h);
+                if c.hit && best.is_none_or(|(u, g)| c.toi < u || (c.toi == u && t < g)) {
+                    best = Some((c.toi, t));
+                    if let Some(g) = got.filter(|g| g.target == t) {
                         // Turned round: the normal from the ball towards the ground.
                         assert_eq!(g.cast.normal, -c.normal, "{label}");
                         assert_eq!((g.cast.point_a, g.cast.point_b), (c.point_b, c.point_a));
@@ -812,8 +841,10 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
                 .filter(|(_, s, pose)| compound::intersects(s, pose, &point, &at, &opts).is_some())
                 .map(|(h, _, _)| Target::Object(h))
                 .collect();
-            if sees_ground && static_dispatch::intersects(&fixed, &pose_f, &point, &at, &opts) {
-                want.push(Target::Static(terrain));
+            for (h, fixed, pose) in statics.iter().filter(|_| sees_ground) {
+                if static_dispatch::intersects(fixed, pose, &point, &at, &opts) {
+                    want.push(Target::Static(*h));
+                }
             }
             assert_eq!(
                 w.intersect_point(p, &filter).unwrap(),
@@ -827,8 +858,10 @@ fn scene_queries_hit_statics_where_static_dispatch_says() {
                 .filter(|(_, s, pose)| compound::intersects(s, pose, &cube, &at, &opts).is_some())
                 .map(|(h, _, _)| Target::Object(h))
                 .collect();
-            if sees_ground && static_dispatch::intersects(&fixed, &pose_f, &cube, &at, &opts) {
-                want.push(Target::Static(terrain));
+            for (h, fixed, pose) in statics.iter().filter(|_| sees_ground) {
+                if static_dispatch::intersects(fixed, pose, &cube, &at, &opts) {
+                    want.push(Target::Static(*h));
+                }
             }
             let aabb = minkowski::bounding::Aabb::new(p - half, p + half);
             assert_eq!(

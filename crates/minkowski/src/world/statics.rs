@@ -1,5 +1,6 @@
-//! Static level geometry in the world: [`StaticShape`]s (heightfields, and whatever
-//! variants the enum gains) placed once, never moved, in contact with the objects.
+//! Static level geometry in the world: [`StaticShape`]s (half-spaces, heightfields,
+//! and whatever variants the enum gains) placed once, never moved, in contact with the
+//! objects.
 //!
 //! # What a static is
 //!
@@ -11,8 +12,8 @@
 //! # Contacts
 //!
 //! Statics are kept out of the broad phase: their boxes can be huge (a terrain under the
-//! whole scene) or unbounded ([`StaticShape::local_aabb`] is `None`; such a static meets
-//! every box). Each [`World::update`], after the object pairs, every object's box (at
+//! whole scene) or unbounded ([`StaticShape::local_aabb`] is `None` for a half-space:
+//! such a static meets every box; an empty one, [`StaticShape::is_empty`], meets none). Each [`World::update`], after the object pairs, every object's box (at
 //! its current pose, grown by the contact margin as in the broad phase) is checked
 //! against the box of every static it interacts with (groups as for object pairs). An
 //! object whose box meets one or more statics is queried against *all of them at once*
@@ -117,12 +118,34 @@ pub enum StaticContactEvent {
     Stopped(ObjectHandle, StaticHandle),
 }
 
+/// Where a static can touch objects (world frame).
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    /// Nowhere: it has no surface ([`StaticShape::is_empty`]).
+    Nowhere,
+    /// Within this box (see [`static_box`]).
+    Within(Aabb),
+    /// Anywhere: unbounded (a half-space).
+    Everywhere,
+}
+
+impl Reach {
+    /// Whether an object whose box is `b` may touch the static.
+    fn meets(&self, b: &Aabb) -> bool {
+        match self {
+            Reach::Nowhere => false,
+            Reach::Within(r) => r.intersects(b),
+            Reach::Everywhere => true,
+        }
+    }
+}
+
 /// A live static.
 struct Entry {
     shape: StaticShape,
     pose: Pose,
-    /// Its world box (loosened for rounding); `None`: unbounded, meets every box.
-    bounds: Option<Aabb>,
+    /// Where it can touch objects.
+    reach: Reach,
     groups: CollisionGroups,
     user_data: u64,
 }
@@ -149,7 +172,8 @@ pub(super) struct Statics {
 /// The most statics a world holds.
 const MAX_STATICS: usize = (u32::MAX - 1) as usize;
 
-/// The world box of a static's solid (`None`: unbounded): its bounding box, loosened by
+/// Where a static can touch objects: nowhere for an empty one, everywhere for one
+/// without a box (unbounded), else the world box of its solid: its bounding box, loosened by
 /// a relative 1e-5 of its size so that rounding never hides a contact (as
 /// [`object_box`] does), then swept down its local −y to beyond the magnitude limit —
 /// a heightfield is solid under its surface, so an object below its lowest sample still
@@ -158,15 +182,18 @@ const MAX_STATICS: usize = (u32::MAX - 1) as usize;
 ///
 /// # Errors
 /// [`WorldError::InvalidPose`] when the placed box is not finite.
-fn static_box(shape: &StaticShape, pose: &Pose) -> Result<Option<Aabb>, WorldError> {
+fn static_box(shape: &StaticShape, pose: &Pose) -> Result<Reach, WorldError> {
+    if shape.is_empty() {
+        return Ok(Reach::Nowhere);
+    }
     let Some(local) = shape.local_aabb() else {
-        return Ok(None);
+        return Ok(Reach::Everywhere);
     };
     let surface = object_box(&local, pose, 0.0)?;
     let down = pose.transform_vector(-Vector::Y) * (4.0 * MAX_MAGNITUDE);
     let solid = surface.swept(down);
     if solid.mins.is_finite() && solid.maxs.is_finite() {
-        Ok(Some(solid))
+        Ok(Reach::Within(solid))
     } else {
         Err(WorldError::InvalidPose)
     }
@@ -264,7 +291,7 @@ impl World {
         options: StaticOptions,
     ) -> Result<StaticHandle, WorldError> {
         let shape = shape.into();
-        let bounds = static_box(&shape, &pose)?;
+        let reach = static_box(&shape, &pose)?;
         let st = &mut self.statics;
         let index = match st.free.pop() {
             Some(k) => k,
@@ -282,7 +309,7 @@ impl World {
         st.slots[index as usize].entry = Some(Entry {
             shape,
             pose,
-            bounds,
+            reach,
             groups: options.groups,
             user_data: options.user_data,
         });
@@ -427,9 +454,7 @@ impl World {
                 let start = flat.len();
                 for &k in &live {
                     if let Some(e) = st.at(k) {
-                        if g.interacts_with(&e.groups)
-                            && e.bounds.as_ref().is_none_or(|sb| sb.intersects(&b))
-                        {
+                        if g.interacts_with(&e.groups) && e.reach.meets(&b) {
                             flat.push(k);
                         }
                     }
