@@ -57,18 +57,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pick = world
         .cast_ray(&ray, &RayOptions::default(), &crates_only)?
         .ok_or("the pick ray missed")?;
-    assert_eq!(pick.object, crates[0]);
-    assert_eq!(world.user_data(pick.object)?, 100);
+    let picked = pick.target.object().ok_or("the pick ray hit a static")?;
+    assert_eq!(picked, crates[0]);
+    assert_eq!(world.user_data(picked)?, 100);
     println!(
         "picked entity {} at {:?}",
-        world.user_data(pick.object)?,
+        world.user_data(picked)?,
         pick.hit.point
     );
     // Everything under the ray, the floor included, nearest first.
     let under = world.cast_ray_all(&ray, &RayOptions::default(), &QueryFilter::new())?;
     assert_eq!(
-        under.iter().map(|h| h.object).collect::<Vec<_>>(),
-        [crates[0], floor]
+        under.iter().map(|h| h.target).collect::<Vec<_>>(),
+        [crates[0].into(), floor.into()]
     );
 
     // A player's capsule moving along +x at 1.5 m above the floor: which crate does it
@@ -84,18 +85,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hit = world
         .cast_shape(&player, &at, Vector::new(1.0, 0.0, 0.0), &options, &filter)?
         .ok_or("the player reaches no crate")?;
-    assert_eq!(hit.object, crates[0]);
+    assert_eq!(hit.target, crates[0].into());
     println!("the player stops after {:.3} m", hit.cast.toi);
 
     // Point and box queries test shapes, not boxes.
     assert_eq!(
         world.intersect_point(Vector::new(6.1, 0.5, 0.2), &QueryFilter::new())?,
-        [crates[2]]
+        [crates[2].into()]
     );
     let region = Aabb::new(Vector::new(2.0, 0.2, -1.0), Vector::new(7.0, 0.8, 1.0));
     assert_eq!(
         world.intersect_aabb(&region, &crates_only)?,
-        [crates[1], crates[2]]
+        [crates[1].into(), crates[2].into()]
     );
 
     // A bullet at 1000 m/s, 60 updates a second: 16.7 m per update, 1 cm wall.

@@ -22,7 +22,7 @@ use minkowski::query::{Motion, QueryOptions, Ray, RayOptions};
 use minkowski::shape::{Capsule, Compound, ConvexPolyhedron, Cuboid, PointShape, Shape, Sphere};
 use minkowski::world::{
     BroadPhaseKind, CollisionGroups, ContactEvent, ObjectHandle, ObjectOptions, QueryFilter,
-    SceneRayHit, ShapeCastOptions, World, WorldOptions,
+    SceneRayHit, ShapeCastOptions, Target, World, WorldOptions,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
 
@@ -151,7 +151,7 @@ fn brute_ray(
         let r = compound::cast_ray(shape, pose, ray, o).unwrap();
         if let Some(hit) = r.answer.hit {
             all.push(SceneRayHit {
-                object: h,
+                target: Target::Object(h),
                 part: r.part_a,
                 hit,
                 status: r.answer.status,
@@ -162,7 +162,7 @@ fn brute_ray(
         a.hit
             .toi
             .total_cmp(&b.hit.toi)
-            .then(a.object.index().cmp(&b.object.index()))
+            .then(a.target.cmp(&b.target))
     });
     (all.first().copied(), all)
 }
@@ -247,7 +247,7 @@ fn check_scene(kind: BroadPhaseKind, seed: u64) -> [usize; 5] {
             match (&got, &want) {
                 (None, None) => {}
                 (Some(g), Some((_, h, c))) => {
-                    assert_eq!(g.object, *h, "{label}: shape cast object");
+                    assert_eq!(g.target, Target::Object(*h), "{label}: shape cast object");
                     assert_eq!(g.cast, c.answer, "{label}: shape cast");
                     assert_eq!((g.shape_part, g.part), (c.part_a, c.part_b), "{label}");
                     hits[2] += 1;
@@ -265,13 +265,13 @@ fn check_scene(kind: BroadPhaseKind, seed: u64) -> [usize; 5] {
         };
         let probe = Collider::Convex(Shape::Point(PointShape::ORIGIN));
         let at = Pose::from_translation(point).unwrap();
-        let want: Vec<ObjectHandle> = w
+        let want: Vec<Target> = w
             .iter()
             .filter(|(h, s, p)| {
                 filter_accepts(&w, &filter, *h)
                     && compound::intersects(s, p, &probe, &at, &opts).is_some()
             })
-            .map(|o| o.0)
+            .map(|o| Target::Object(o.0))
             .collect();
         assert_eq!(
             w.intersect_point(point, &filter).unwrap(),
@@ -293,13 +293,13 @@ fn check_scene(kind: BroadPhaseKind, seed: u64) -> [usize; 5] {
         let aabb = Aabb::new(c - half, c + half);
         let cube = Collider::Convex(Cuboid::new(half).unwrap().into());
         let at = Pose::from_translation(c).unwrap();
-        let want: Vec<ObjectHandle> = w
+        let want: Vec<Target> = w
             .iter()
             .filter(|(h, s, p)| {
                 filter_accepts(&w, &filter, *h)
                     && compound::intersects(s, p, &cube, &at, &opts).is_some()
             })
-            .map(|o| o.0)
+            .map(|o| Target::Object(o.0))
             .collect();
         assert_eq!(
             w.intersect_aabb(&aabb, &filter).unwrap(),
@@ -339,10 +339,13 @@ fn box_queries_test_shapes_not_boxes() {
         let all = QueryFilter::new();
         assert!(w.intersect_aabb(&corner, &all).unwrap().is_empty());
         let side = Aabb::new(v(0.9, -0.1, -0.1), v(1.2, 0.1, 0.1));
-        assert_eq!(w.intersect_aabb(&side, &all).unwrap(), vec![ball]);
+        assert_eq!(
+            w.intersect_aabb(&side, &all).unwrap(),
+            vec![Target::Object(ball)]
+        );
         assert_eq!(
             w.intersect_point(v(0.0, 0.99, 0.0), &all).unwrap(),
-            vec![ball]
+            vec![Target::Object(ball)]
         );
         assert!(w
             .intersect_point(v(0.7, 0.7, 0.7), &all)
@@ -387,7 +390,7 @@ fn query_filters_pick_objects() {
         let first = |w: &World, f: &QueryFilter<'_>| {
             w.cast_ray(&ray, &RayOptions::default(), f)
                 .unwrap()
-                .map(|h| h.object)
+                .and_then(|h| h.target.object())
         };
         assert_eq!(first(&w, &QueryFilter::new()), Some(balls[0]));
         assert!(
@@ -430,8 +433,11 @@ fn query_filters_pick_objects() {
         let all = w
             .cast_ray_all(&ray, &RayOptions::default(), &QueryFilter::new())
             .unwrap();
-        let order: Vec<ObjectHandle> = all.iter().map(|h| h.object).collect();
-        assert_eq!(order, vec![balls[0], balls[1], balls[2]]);
+        let order: Vec<Target> = all.iter().map(|h| h.target).collect();
+        assert_eq!(
+            order,
+            vec![balls[0].into(), balls[1].into(), balls[2].into()]
+        );
         // Shape cast along the row, excluding the first ball.
         let probe: Collider = Shape::from(Sphere::new(0.25).unwrap()).into();
         let from = Pose::from_translation(v(-5.0, 0.0, 0.0)).unwrap();
@@ -445,7 +451,7 @@ fn query_filters_pick_objects() {
             )
             .unwrap()
             .unwrap();
-        assert_eq!(hit.object, balls[1]);
+        assert_eq!(hit.target, Target::Object(balls[1]));
         assert!((hit.cast.toi - 7.25).abs() < 1e-4, "{}", hit.cast.toi);
         assert!(hit.cast.normal.x > 0.999);
     }

@@ -50,6 +50,17 @@
 //! [`World::cast_ray_all`], [`World::cast_shape`], [`World::intersect_point`],
 //! [`World::intersect_aabb`]), each with a [`QueryFilter`]: see [`queries`].
 //!
+//! # Static geometry
+//!
+//! Level geometry that never moves — heightfields, and the other
+//! [`StaticShape`](crate::shape::StaticShape)s — goes in as *statics*
+//! ([`World::insert_static`]), kept apart from the objects and their broad phase. Each
+//! update reports the objects touching them as [`StaticContact`]s (one per touching
+//! region, the statics an object's box meets queried together so that the seams between
+//! adjacent fields are no edges) with [`StaticContactEvent`]s, and the scene queries see
+//! them (a [`Target`] says whether an object or a static was hit): see [`statics`]. A
+//! world without statics does none of this work.
+//!
 //! # Continuous collision
 //!
 //! An object flagged fast ([`World::set_continuous`]) is swept between updates: its
@@ -77,8 +88,10 @@ use crate::query::{self, CastStart, Contact, Motion, QueryOptions};
 use crate::tolerance::SLACK;
 
 pub mod queries;
+pub mod statics;
 
-pub use queries::{QueryFilter, SceneRayHit, SceneShapeHit, ShapeCastOptions};
+pub use queries::{QueryFilter, SceneRayHit, SceneShapeHit, ShapeCastOptions, Target};
+pub use statics::{StaticContact, StaticContactEvent, StaticHandle, StaticOptions};
 
 /// Which objects interact (rapier's convention): object X is a member of the groups
 /// whose bits are set in `memberships`, and interacts with the members of the groups
@@ -205,15 +218,16 @@ pub enum BroadPhaseKind {
 /// What went wrong in a world call.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum WorldError {
-    /// The handle names no live object (removed, or from another world).
+    /// The handle names no live object (or, for a [`StaticHandle`], no live static):
+    /// removed, or from another world.
     #[error("no such object (stale or foreign handle)")]
     StaleHandle,
     /// The pose is not finite, its translation is beyond
-    /// [`MAX_MAGNITUDE`](crate::shape::MAX_MAGNITUDE), or the shape's box there is not
-    /// finite.
+    /// [`MAX_MAGNITUDE`](crate::shape::MAX_MAGNITUDE), or the shape's (or static's) box
+    /// there is not finite.
     #[error("invalid pose: non-finite, or beyond the magnitude limit")]
     InvalidPose,
-    /// The world is full (2^31 − 2 objects).
+    /// The world is full (2^31 − 2 objects, or 2^32 − 1 statics).
     #[error("too many objects")]
     Full,
 }
@@ -415,6 +429,11 @@ pub struct UpdateTimings {
     /// Of those, pairs not tested: still apart by more than the contact margin whatever
     /// their objects' motion since the test that last proved them apart.
     pub skipped: usize,
+    /// Object–static contacts ([`statics`]): box checks and manifold queries (0 in a
+    /// world without statics).
+    pub statics_ms: f64,
+    /// Objects queried against statics (their boxes met some static's).
+    pub static_objects: usize,
 }
 
 /// A collision world. See the module notes.
@@ -451,6 +470,8 @@ pub struct World {
     results: Vec<Option<Hit>>,
     boxes_buf: Vec<Result<(Aabb, Real), WorldError>>,
     spare_contacts: Vec<WorldContact>,
+    /// The static geometry and its contacts with the objects.
+    statics: statics::Statics,
 }
 
 impl World {
@@ -492,6 +513,7 @@ impl World {
             results: Vec::new(),
             boxes_buf: Vec::new(),
             spare_contacts: Vec::new(),
+            statics: statics::Statics::default(),
         }
     }
 
@@ -949,11 +971,15 @@ impl World {
         self.results = results;
         before.clear();
         self.spare_contacts = before;
+        let t3 = std::time::Instant::now();
+        let static_objects = self.update_statics();
         self.timings = UpdateTimings {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
             narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
             pairs: pairs.len(),
             skipped,
+            statics_ms: t3.elapsed().as_secs_f64() * 1e3,
+            static_objects,
         };
         self.pairs_buf = pairs;
     }
@@ -1015,7 +1041,9 @@ impl World {
     /// hide outside them), except for pairs that touch within `touch_tolerance` (length
     /// units), which warm- and cold-started GJK may round either way. Only pairs that
     /// interact ([`CollisionGroups`]) count; fast objects' boxes and sweeps are those of
-    /// the last update (call it before moving objects again).
+    /// the last update (call it before moving objects again). The object–static contacts
+    /// must equal [`brute_force_static_contacts`](Self::brute_force_static_contacts)
+    /// (normals and points exactly, feature ids aside).
     ///
     /// # Errors
     /// A description of the first difference.
@@ -1085,7 +1113,7 @@ impl World {
                 ));
             }
         }
-        Ok(())
+        self.verify_statics()
     }
 }
 
