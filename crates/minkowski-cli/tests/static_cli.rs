@@ -262,3 +262,85 @@ fn halfspace_lines() {
     assert_eq!(out[7]["error"]["kind"], "invalid_shape", "{}", out[7]);
     assert_eq!(out[8]["error"]["kind"], "invalid_query", "{}", out[8]);
 }
+
+/// Two triangles: the square [0, 2] × [0, 2] at y = 0, counter-clockwise from above.
+const QUAD: &str = r#"{"type": "trimesh", "vertices": [[0,0,0],[2,0,0],[2,0,2],[0,0,2]], "indices": [[0,2,1],[0,3,2]]}"#;
+
+/// A closed unit cube (12 triangles, outward), centred at the origin.
+const CUBE: &str = r#"{"type": "trimesh", "closed": true, "vertices": [[-1,-1,-1],[1,-1,-1],[1,1,-1],[-1,1,-1],[-1,-1,1],[1,-1,1],[1,1,1],[-1,1,1]], "indices": [[0,2,1],[0,3,2],[4,5,6],[4,6,7],[0,1,5],[0,5,4],[3,7,6],[3,6,2],[0,4,7],[0,7,3],[1,2,6],[1,6,5]]}"#;
+
+#[test]
+fn trimesh_lines() {
+    let dir = std::env::temp_dir().join(format!("minkowski-static-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = dir.join("quad.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 2 0 0\nv 2 0 2\nv 0 0 2\nf 1 4 3 2\n").unwrap();
+    let obj_shape = format!(
+        r#"{{"type": "trimesh", "obj": {}}}"#,
+        serde_json::to_string(obj.to_str().unwrap()).unwrap()
+    );
+    let lines: Vec<String> = vec![
+        format!(r#"{{"id": 1, "query": "contact", "a": {QUAD}, "b": {BALL}, "pose_b": {{"translation": [1, 0.4, 1]}}}}"#),
+        format!(r#"{{"id": 2, "query": "manifold", "a": {QUAD}, "b": {CRATE}, "pose_b": {{"translation": [1, 0.24, 1]}}}}"#),
+        format!(r#"{{"id": 3, "query": "ray", "shape": {QUAD}, "origin": [0.5, 3, 1.5], "dir": [0, -1, 0]}}"#),
+        format!(r#"{{"id": 4, "query": "contact", "a": {obj_shape}, "b": {BALL}, "pose_b": {{"translation": [1, 0.4, 1]}}}}"#),
+        // A ball inside the closed cube, touching no face: buried, pushed out through
+        // the nearest face (+x).
+        format!(r#"{{"id": 5, "query": "contact", "a": {CUBE}, "b": {BALL}, "pose_b": {{"translation": [0.2, 0, 0]}}}}"#),
+        format!(r#"{{"id": 6, "query": "project", "shape": {CUBE}, "point": [0.5, 0.1, 0]}}"#),
+        format!(r#"{{"id": 7, "query": "cast", "a": {QUAD}, "b": {BALL}, "pose_b": {{"translation": [1, 2, 1]}}, "vel_b": [0, -1, 0]}}"#),
+        // Errors: an index out of range, a degenerate triangle, a mesh declared closed
+        // that is not, a missing file.
+        r#"{"id": 8, "query": "contact", "a": {"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[0,0,1]], "indices": [[0,1,3]]}, "b": {"type": "sphere", "radius": 1}}"#.to_string(),
+        r#"{"id": 9, "query": "contact", "a": {"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[2,0,0]], "indices": [[0,1,2]]}, "b": {"type": "sphere", "radius": 1}}"#.to_string(),
+        format!(r#"{{"id": 10, "query": "contact", "a": {}, "b": {BALL}}}"#, QUAD.replace(r#""type": "trimesh","#, r#""type": "trimesh", "closed": true,"#)),
+        r#"{"id": 11, "query": "contact", "a": {"type": "trimesh", "obj": "/nonexistent/file.obj"}, "b": {"type": "sphere", "radius": 1}}"#.to_string(),
+    ];
+    let out = answers(&lines);
+    check_against_library(&lines, &out);
+    assert!(
+        (out[0]["distance"].as_f64().unwrap() + 0.1).abs() < 1e-6,
+        "{}",
+        out[0]
+    );
+    assert!(
+        close(v3(&out[0]["normal"]), [0.0, 1.0, 0.0], 1e-6),
+        "{}",
+        out[0]
+    );
+    let regions = out[1]["manifolds"].as_array().unwrap();
+    assert_eq!(regions.len(), 1, "{}", out[1]);
+    assert_eq!(
+        regions[0]["points"].as_array().unwrap().len(),
+        4,
+        "{}",
+        out[1]
+    );
+    assert_eq!(out[2]["toi"], 3.0, "{}", out[2]);
+    assert_eq!(out[3]["distance"], out[0]["distance"], "{}", out[3]);
+    assert!(
+        (out[4]["distance"].as_f64().unwrap() + 1.3).abs() < 1e-6,
+        "{}",
+        out[4]
+    );
+    assert!(
+        close(v3(&out[4]["normal"]), [1.0, 0.0, 0.0], 1e-6),
+        "{}",
+        out[4]
+    );
+    assert_eq!(out[5]["inside"], true, "{}", out[5]);
+    assert!(
+        (out[5]["distance"].as_f64().unwrap() + 0.5).abs() < 1e-6,
+        "{}",
+        out[5]
+    );
+    assert!(
+        (out[6]["toi"].as_f64().unwrap() - 1.5).abs() < 1e-5,
+        "{}",
+        out[6]
+    );
+    for a in &out[7..] {
+        assert_eq!(a["error"]["kind"], "invalid_shape", "{a}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,7 +26,8 @@ use minkowski::query::compound::{self as cq, Collider};
 use minkowski::query::static_geometry::{self as sg, Placed, TriangleFeature};
 use minkowski::query::{Motion, QueryOptions};
 use minkowski::shape::{
-    Capsule, Compound, Cuboid, HeightField, MeshTriangle, Shape, Triangle, TriangleSet,
+    Capsule, Compound, Cuboid, HeightField, MeshTriangle, Shape, TriMesh, TriMeshFlags, Triangle,
+    TriangleSet,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
 use std::ops::ControlFlow;
@@ -614,4 +615,130 @@ fn features_are_reported() {
     );
     assert!(angle(c.contact.normal, Vector::Y) < 1e-3);
     assert!((c.contact.distance + 0.01).abs() < 1e-4);
+}
+
+/// A grid mesh over `[x0, x0 + n·cell] × [z0, z0 + n·cell]` at height `h(x, z)`, the
+/// cells split along alternating diagonals (unlike a heightfield's fixed split).
+fn grid_mesh(n: usize, cell: Real, x0: Real, z0: Real, h: impl Fn(Real, Real) -> Real) -> TriMesh {
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let (x, z) = (x0 + j as Real * cell, z0 + i as Real * cell);
+            vertices.push(Vector::new(x, h(x, z), z));
+        }
+    }
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    let mut indices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
+            // Counter-clockwise seen from above: (a, c, b) has normal +y.
+            if (i + j) % 2 == 0 {
+                indices.push([a, c, b]);
+                indices.push([b, c, d]);
+            } else {
+                indices.push([a, c, d]);
+                indices.push([a, d, b]);
+            }
+        }
+    }
+    TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap()
+}
+
+#[test]
+fn no_ghost_normals_on_tiled_and_ridged_meshes() {
+    let n = ghost_positions();
+    let floor = grid_mesh(40, 0.25, 0.0, 0.0, |_, _| 0.0);
+    let (bad, seen) = flat_ghosts(&[(&floor, Pose::IDENTITY)], n, (1.5, 8.5), (1.5, 8.5), 50);
+    assert_eq!(bad, 0, "tiled mesh: {bad} ghost normals of {seen}");
+    // Two meshes side by side (their shared rim stitched).
+    let a = grid_mesh(20, 0.25, 0.0, 0.0, |_, _| 0.0);
+    let b = grid_mesh(20, 0.25, 5.0, 0.0, |_, _| 0.0);
+    let (bad, seen) = flat_ghosts(
+        &[(&a, Pose::IDENTITY), (&b, Pose::IDENTITY)],
+        n,
+        (4.4, 5.6),
+        (1.0, 4.0),
+        51,
+    );
+    assert_eq!(bad, 0, "two meshes: {bad} ghost normals of {seen}");
+    // The same floor as a heightfield beside a mesh.
+    let c = flat_field(20, Vector::new(5.0, 0.0, 0.0));
+    let (bad, seen) = flat_ghosts(
+        &[(&a, Pose::IDENTITY), (&c, Pose::IDENTITY)],
+        n,
+        (4.4, 5.6),
+        (1.0, 4.0),
+        52,
+    );
+    assert_eq!(bad, 0, "mesh beside a field: {bad} ghost normals of {seen}");
+}
+
+#[test]
+fn mesh_queries_match_the_compound_of_its_triangles() {
+    let opts = QueryOptions::default();
+    let mut rng = Rng::new(23);
+    let mut hr = Rng::new(24);
+    let bumps: Vec<Real> = (0..81).map(|_| hr.range(-0.4, 0.4) as Real).collect();
+    let mesh = grid_mesh(8, 0.5, -2.0, -2.0, |x, z| {
+        let (j, i) = (
+            ((x + 2.0) / 0.5).round() as usize,
+            ((z + 2.0) / 0.5).round() as usize,
+        );
+        bumps[i * 9 + j]
+    });
+    let brute = as_compound(&mesh);
+    let mut hits = 0;
+    for i in 0..300 {
+        let kind = KINDS[i % KINDS.len()];
+        let (shape, _) = random_shape(&mut rng, kind, 0.5);
+        let (x, z) = (rng.range(-1.9, 1.9) as Real, rng.range(-1.9, 1.9) as Real);
+        let y = surface_y(&mesh, x, z) + rng.range(0.0, 1.2) as Real;
+        let pose = Pose::new(rng.rotation(), Vector::new(x, y, z)).unwrap();
+        let b = Collider::from(shape.clone());
+        let want = cq::intersects(&brute, &Pose::IDENTITY, &b, &pose, &opts).is_some();
+        assert_eq!(
+            sg::intersects(&mesh, &Pose::IDENTITY, &shape, &pose, &opts),
+            want,
+            "{i} {kind}"
+        );
+        let (got, _) = sg::closest_points(&mesh, &Pose::IDENTITY, &shape, &pose, &opts).unwrap();
+        let want = cq::closest_points(&brute, &Pose::IDENTITY, &b, &pose, &opts).answer;
+        assert!((got.distance - want.distance).abs() <= 1e-4, "{i} {kind}");
+        if want.distance > 0.0 {
+            let v = Vector::new(
+                rng.range(-1.0, 1.0) as Real,
+                rng.range(-2.0, 0.5) as Real,
+                rng.range(-1.0, 1.0) as Real,
+            );
+            let got = sg::cast(&mesh, &Pose::IDENTITY, &shape, &pose, v, 4.0, 0.0, &opts).unwrap();
+            let want = cq::cast_colliders(
+                &brute,
+                &Pose::IDENTITY,
+                Motion::ZERO,
+                &b,
+                &pose,
+                Motion::linear(v),
+                4.0,
+                0.0,
+                &opts,
+            )
+            .unwrap()
+            .answer;
+            match (got, want) {
+                (Some((g, _)), w) if w.hit => {
+                    hits += 1;
+                    assert!(
+                        (g.toi - w.toi).abs() <= 1e-3 * (1.0 + w.toi),
+                        "{i} {kind}: toi {} vs {}",
+                        g.toi,
+                        w.toi
+                    );
+                }
+                (None, w) if !w.hit => {}
+                (g, w) => panic!("{i} {kind}: cast {g:?} vs {w:?}"),
+            }
+        }
+    }
+    assert!(hits > 30, "only {hits} cast hits");
 }

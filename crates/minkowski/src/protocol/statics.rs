@@ -1,5 +1,5 @@
-//! Queries with static level geometry (`halfspace`, `heightfield`; the protocol's
-//! Extensions) on
+//! Queries with static level geometry (`halfspace`, `heightfield`, `trimesh`; the
+//! protocol's Extensions) on
 //! either side: `intersects`, `distance`, `closest_points`, `contact` and `manifold`,
 //! answered through [`crate::query::static_dispatch`] with the geometry as A (when it
 //! is B, the answer is turned round: normals reversed, points swapped).
@@ -24,11 +24,11 @@ use crate::query::halfspace as hs;
 use crate::query::{
     static_dispatch as sd, CastStart, Contact, Manifold, Motion, QueryOptions, QueryStatus,
 };
-use crate::shape::{HalfSpace, StaticShape};
+use crate::shape::{HalfSpace, StaticShape, TriMesh, TriMeshFlags};
 use crate::Pose;
 
 /// The protocol's static shape types.
-pub const STATIC_TYPES: [&str; 2] = ["halfspace", "heightfield"];
+pub const STATIC_TYPES: [&str; 3] = ["halfspace", "heightfield", "trimesh"];
 
 /// Whether `v` is a shape object of a static type.
 pub fn is_static(v: Option<&Value>) -> bool {
@@ -45,6 +45,7 @@ pub fn parse_static(v: &Value, name: &str) -> Result<StaticShape, LineError> {
     match v.get("type").and_then(Value::as_str) {
         Some("heightfield") => parse_heightfield(v, name).map(StaticShape::from),
         Some("halfspace") => parse_halfspace(v).map(StaticShape::from),
+        Some("trimesh") => parse_trimesh(v).map(StaticShape::from),
         _ => Err(err(
             ErrorKind::InvalidShape,
             format!(
@@ -75,6 +76,66 @@ fn parse_halfspace(v: &Value) -> Result<HalfSpace, LineError> {
         Some(_) => number(obj, "halfspace", "offset")?,
     };
     HalfSpace::new(normal, offset).map_err(LineError::from)
+}
+
+/// Parses a `trimesh` object: `vertices: [[x, y, z], ...]` and `indices: [[i, j, k],
+/// ...]`, or `obj: "path"`; optional booleans `one_sided` and `closed` (default false).
+fn parse_trimesh(v: &Value) -> Result<TriMesh, LineError> {
+    let bad = |m: String| err(ErrorKind::InvalidShape, m);
+    let obj = v
+        .as_object()
+        .ok_or_else(|| bad("trimesh must be an object".into()))?;
+    let flag = |name: &str| match obj.get(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(bad(format!(
+            "trimesh {name} must be a boolean, got {}",
+            super::kind_of(other)
+        ))),
+    };
+    let flags = TriMeshFlags {
+        one_sided: flag("one_sided")?,
+        closed: flag("closed")?,
+    };
+    let mesh = match (obj.get("obj"), obj.get("vertices"), obj.get("indices")) {
+        (Some(Value::String(path)), None, None) => TriMesh::from_obj(path, flags),
+        (None, Some(vs), Some(is)) => {
+            let vs = vs
+                .as_array()
+                .ok_or_else(|| bad("trimesh vertices must be an array of [x, y, z]".into()))?;
+            let vertices = vs
+                .iter()
+                .enumerate()
+                .map(|(i, p)| vec3(p, &format!("trimesh vertices[{i}]"), shape_err_owned))
+                .collect::<Result<Vec<_>, _>>()?;
+            let is = is
+                .as_array()
+                .ok_or_else(|| bad("trimesh indices must be an array of [i, j, k]".into()))?;
+            let mut indices = Vec::with_capacity(is.len());
+            for (t, tri) in is.iter().enumerate() {
+                let ijk = tri
+                    .as_array()
+                    .filter(|a| a.len() == 3)
+                    .and_then(|a| {
+                        let k = |x: &Value| x.as_u64().and_then(|x| u32::try_from(x).ok());
+                        Some([k(&a[0])?, k(&a[1])?, k(&a[2])?])
+                    })
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "trimesh indices[{t}] must be 3 integers in [0, 2^32)"
+                        ))
+                    })?;
+                indices.push(ijk);
+            }
+            TriMesh::new(vertices, indices, flags)
+        }
+        _ => {
+            return Err(bad(
+                "trimesh needs 'vertices' and 'indices', or 'obj' (a path), not both".into(),
+            ))
+        }
+    };
+    mesh.map_err(|e| bad(e.to_string()))
 }
 
 /// A pairwise query line with static geometry on one side.
@@ -114,7 +175,7 @@ impl StaticQueryRequest {
         if sa && sb {
             return Err(err(
                 ErrorKind::InvalidQuery,
-                "a query between two static shapes (halfspace, heightfield) is not supported",
+                "a query between two static shapes (halfspace, heightfield, trimesh) is not supported",
             ));
         }
         let (fixed, other) = if sa {

@@ -1,6 +1,6 @@
 //! Queries of a convex shape or compound against a piece of static level geometry
-//! ([`StaticShape`]: a half-space, answered in closed form by [`super::halfspace`], or a
-//! heightfield): the static shape is A, the collider B; normals point from the
+//! ([`StaticShape`]: a half-space, answered in closed form by [`super::halfspace`], a
+//! heightfield or a triangle mesh): the static shape is A, the collider B; normals point from the
 //! geometry towards the collider (world frame).
 //!
 //! A compound is queried part by part and the answers combined as
@@ -8,12 +8,15 @@
 //! manifolds). Triangle geometry goes through [`super::static_geometry`], which owns the
 //! ghost-collision rules.
 //!
-//! # A heightfield is solid below
+//! # A heightfield is solid below, a closed mesh solid inside
 //!
 //! A heightfield is the solid `{(x, z) in its rectangle, y ≤ surface}`. A shape that
 //! touches none of its triangles but whose centre is under the surface is wholly inside:
 //! it intersects, its distance is 0, and its contact pushes it up through the face of
 //! the triangle above its centre (by its lowest point's depth below that face's plane).
+//! Likewise a shape inside a closed [`crate::shape::TriMesh`] touching none of its
+//! triangles is pushed out through the surface point nearest its centre. An open mesh is
+//! a surface only.
 //! For contacts and distances the surface is the two-triangle split of each cell; rays
 //! and `height_at` use the bilinear patch (see [`crate::shape::HeightField`]).
 
@@ -26,8 +29,8 @@ use super::point::PointProjection;
 use super::ray::{Ray, RayCast, RayOptions};
 use super::static_geometry as sg;
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
-use crate::math::{Point, Pose, Real, Vector};
-use crate::shape::{HeightField, PointShape, Shape, StaticShape, TriangleSet};
+use crate::math::{normalize_robust, Point, Pose, Real, Vector};
+use crate::shape::{PointShape, Shape, StaticShape, TriangleSet};
 use crate::support::SupportMap;
 
 /// The convex pieces of `b` at `pose_b` (world poses).
@@ -38,18 +41,39 @@ fn pieces<'a>(b: &'a Collider, pose_b: &Pose) -> Vec<(&'a Shape, Pose)> {
     }
 }
 
-/// The contact of a shape that touches no triangle of `field` but whose centre is under
-/// its surface (module notes), `None` otherwise.
-fn buried(field: &HeightField, pose_f: &Pose, b: &Shape, pose_b: &Pose) -> Option<Contact> {
-    let c = pose_f.inverse_transform_point(pose_b.transform_point(b.local_center()));
-    let (t, y) = field.triangle_under(c.x, c.z)?;
-    if c.y.is_nan() || c.y >= y {
-        return None;
-    }
-    let n = pose_f.transform_vector(t.normal);
+/// The contact of a shape that touches no triangle of `s` but whose centre is inside its
+/// solid — under a heightfield's surface, or inside a closed mesh (module notes) —,
+/// `None` otherwise (and for half-spaces, which answer in closed form).
+fn buried(s: &StaticShape, pose_s: &Pose, b: &Shape, pose_b: &Pose) -> Option<Contact> {
+    let centre = pose_b.transform_point(b.local_center());
+    let (n, on) = match s {
+        StaticShape::HalfSpace(_) => return None,
+        StaticShape::HeightField(field) => {
+            let c = pose_s.inverse_transform_point(centre);
+            let (t, y) = field.triangle_under(c.x, c.z)?;
+            if c.y.is_nan() || c.y >= y {
+                return None;
+            }
+            (
+                pose_s.transform_vector(t.normal),
+                pose_s.transform_point(t.vertices[0]),
+            )
+        }
+        StaticShape::TriMesh(mesh) => {
+            if !mesh.is_closed() {
+                return None;
+            }
+            let p = super::project_point_trimesh(mesh, pose_s, centre).ok()?;
+            if !p.inside {
+                return None;
+            }
+            // Out through the nearest point of the surface.
+            let n = normalize_robust(p.point - centre)?;
+            (n, p.point)
+        }
+    };
     let pb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
-    let plane = pose_f.transform_point(t.vertices[0]).dot(n);
-    let d = (pb.dot(n) - plane).min(0.0);
+    let d = (pb - on).dot(n).min(0.0);
     Some(Contact {
         distance: d,
         lower_bound: d,
@@ -68,6 +92,7 @@ fn triangles(s: &StaticShape) -> Option<&dyn TriangleSet> {
     match s {
         StaticShape::HalfSpace(_) => None,
         StaticShape::HeightField(h) => Some(h.as_ref()),
+        StaticShape::TriMesh(m) => Some(m.as_ref()),
     }
 }
 
@@ -81,9 +106,9 @@ pub fn intersects(
 ) -> bool {
     pieces(b, pose_b).iter().any(|(shape, pose)| match s {
         StaticShape::HalfSpace(h) => hs::intersects_halfspace(h, pose_s, shape, pose),
-        StaticShape::HeightField(h) => {
-            sg::intersects(h.as_ref(), pose_s, shape, pose, options)
-                || buried(h, pose_s, shape, pose).is_some()
+        _ => {
+            triangles(s).is_some_and(|set| sg::intersects(set, pose_s, shape, pose, options))
+                || buried(s, pose_s, shape, pose).is_some()
         }
     })
 }
@@ -133,8 +158,8 @@ fn piece_closest(
 ) -> ClosestPoints {
     match s {
         StaticShape::HalfSpace(h) => hs::closest_points_halfspace(h, pose_s, b, pose_b),
-        StaticShape::HeightField(h) => {
-            if let Some(c) = buried(h, pose_s, b, pose_b) {
+        _ => {
+            if let Some(c) = buried(s, pose_s, b, pose_b) {
                 let p = pose_b.transform_point(b.local_center());
                 return ClosestPoints {
                     distance: 0.0,
@@ -148,7 +173,8 @@ fn piece_closest(
                     iterations: 0,
                 };
             }
-            sg::closest_points(h.as_ref(), pose_s, b, pose_b, options)
+            triangles(s)
+                .and_then(|set| sg::closest_points(set, pose_s, b, pose_b, options))
                 .map(|(c, _)| c)
                 .unwrap_or_else(|| far(pose_b.translation()))
         }
@@ -199,11 +225,12 @@ fn piece_contact(
 ) -> Contact {
     match s {
         StaticShape::HalfSpace(h) => hs::contact_halfspace(h, pose_s, b, pose_b),
-        StaticShape::HeightField(h) => {
-            if let Some(c) = sg::contact(h.as_ref(), pose_s, b, pose_b, 0.0, options) {
+        _ => {
+            let set = triangles(s);
+            if let Some(c) = set.and_then(|t| sg::contact(t, pose_s, b, pose_b, 0.0, options)) {
                 return c.contact;
             }
-            if let Some(c) = buried(h, pose_s, b, pose_b) {
+            if let Some(c) = buried(s, pose_s, b, pose_b) {
                 return c;
             }
             from_closest(&piece_closest(s, pose_s, b, pose_b, options))
@@ -269,9 +296,9 @@ pub fn manifolds_with_all(
                         out.push((k, m));
                     }
                 }
-                StaticShape::HeightField(h) => {
+                _ => {
                     if out[first..].iter().all(|(i, _)| *i != k) {
-                        if let Some(c) = buried(h, pose_s, shape, &pose) {
+                        if let Some(c) = buried(s, pose_s, shape, &pose) {
                             out.push((k, Manifold::single(&c)));
                         }
                     }
@@ -295,6 +322,7 @@ pub fn cast_ray(
     match s {
         StaticShape::HalfSpace(h) => hs::cast_ray_halfspace(h, pose_s, ray, options),
         StaticShape::HeightField(h) => super::cast_ray_heightfield(h, pose_s, ray, options),
+        StaticShape::TriMesh(m) => super::cast_ray_trimesh(m, pose_s, ray, options),
     }
 }
 
@@ -336,8 +364,8 @@ pub fn cast(
                 let c = hs::cast_shape_halfspace(&input)?;
                 c.hit.then_some(c)
             }
-            StaticShape::HeightField(h) => {
-                if let Some(c) = buried(h, pose_s, shape, &pose) {
+            _ => {
+                if let Some(c) = buried(s, pose_s, shape, &pose) {
                     Some(ShapeCast {
                         hit: true,
                         toi: 0.0,
@@ -350,8 +378,11 @@ pub fn cast(
                         iterations: 0,
                     })
                 } else {
+                    let Some(set) = triangles(s) else {
+                        continue;
+                    };
                     sg::cast(
-                        h.as_ref(),
+                        set,
                         pose_s,
                         shape,
                         &pose,
@@ -401,6 +432,7 @@ pub fn project_point(
     let at = Pose::from_parts(crate::math::Rotation::IDENTITY, point);
     match s {
         StaticShape::HalfSpace(h) => hs::project_point_halfspace(h, pose_s, point),
+        StaticShape::TriMesh(m) => super::project_point_trimesh(m, pose_s, point),
         StaticShape::HeightField(h) => {
             let Some((c, _)) = sg::closest_points(h.as_ref(), pose_s, &probe, &at, options) else {
                 return Ok(PointProjection {

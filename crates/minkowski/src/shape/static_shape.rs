@@ -1,9 +1,9 @@
 //! Static level geometry: the shapes that are placed once and never move — a
-//! half-space and a heightfield (and, with the issue that adds them, triangle meshes).
+//! half-space, a heightfield and a triangle mesh.
 //! They are not convex and have no support map, so they are not [`super::Shape`]s; the
 //! queries against them are in [`crate::query::static_dispatch`].
 
-use super::{HalfSpace, HeightField};
+use super::{HalfSpace, HeightField, TriMesh};
 use crate::bounding::Aabb;
 use std::sync::Arc;
 
@@ -14,14 +14,18 @@ pub enum StaticShape {
     HalfSpace(HalfSpace),
     /// A depth-map heightfield ([`HeightField`]): one-sided, the solid below.
     HeightField(Arc<HeightField>),
+    /// A triangle mesh ([`TriMesh`]): a surface (one- or two-sided), or the solid it
+    /// bounds when closed.
+    TriMesh(Arc<TriMesh>),
 }
 
 impl StaticShape {
-    /// The protocol's name of the type (`"halfspace"`, `"heightfield"`).
+    /// The protocol's name of the type (`"halfspace"`, `"heightfield"`, `"trimesh"`).
     pub fn type_name(&self) -> &'static str {
         match self {
             StaticShape::HalfSpace(_) => "halfspace",
             StaticShape::HeightField(_) => "heightfield",
+            StaticShape::TriMesh(_) => "trimesh",
         }
     }
 
@@ -31,6 +35,7 @@ impl StaticShape {
         match self {
             StaticShape::HalfSpace(_) => false,
             StaticShape::HeightField(h) => h.local_bounds().is_none(),
+            StaticShape::TriMesh(_) => false,
         }
     }
 
@@ -41,6 +46,7 @@ impl StaticShape {
         match self {
             StaticShape::HalfSpace(_) => None,
             StaticShape::HeightField(h) => h.local_aabb(),
+            StaticShape::TriMesh(m) => m.local_aabb(),
         }
     }
 }
@@ -54,5 +60,11 @@ impl From<HeightField> for StaticShape {
 impl From<HalfSpace> for StaticShape {
     fn from(h: HalfSpace) -> Self {
         StaticShape::HalfSpace(h)
+    }
+}
+
+impl From<TriMesh> for StaticShape {
+    fn from(m: TriMesh) -> Self {
+        StaticShape::TriMesh(Arc::new(m))
     }
 }
