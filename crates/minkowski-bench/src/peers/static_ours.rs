@@ -21,8 +21,8 @@ use super::Spec;
 use super::{pose, PoseArray};
 use crate::static_suite::{Field, Geometry, Mesh};
 use minkowski::query::static_geometry as sg;
-use minkowski::query::{cast_ray_heightfield, QueryOptions, Ray, RayOptions};
-use minkowski::shape::{HeightField, Shape, TriangleSet};
+use minkowski::query::{cast_ray_heightfield, cast_ray_trimesh, QueryOptions, Ray, RayOptions};
+use minkowski::shape::{HeightField, Shape, TriMesh, TriMeshFlags, TriangleSet};
 use minkowski::{Pose, Vector};
 
 /// minkowski itself.
@@ -36,6 +36,7 @@ pub fn methods() -> Vec<Box<dyn StaticMethod>> {
 /// What minkowski built.
 enum Ours {
     Field(HeightField),
+    Mesh(TriMesh),
     /// Fields side by side, queried together (their seams stitched).
     Fields(Vec<HeightField>),
 }
@@ -73,12 +74,18 @@ impl StaticTarget for Ours {
     fn ray(&self, ray: &RayInput) -> Option<RayAnswer> {
         match self {
             Ours::Field(f) => field_ray(f, ray),
+            Ours::Mesh(m) => mesh_ray(m, ray),
             Ours::Fields(_) => None,
         }
     }
     fn prober(&self, shape: &Spec) -> Option<Box<dyn Prober + '_>> {
         match self {
             Ours::Field(f) => field_prober(f, shape),
+            Ours::Mesh(m) => Some(Box::new(SetProber {
+                sets: vec![m],
+                shape: shape.shape(),
+                out: Vec::new(),
+            })),
             Ours::Fields(fs) => Some(Box::new(SetProber {
                 sets: fs.iter().map(|f| f as &dyn TriangleSet).collect(),
                 shape: shape.shape(),
@@ -101,9 +108,29 @@ fn build_field(f: &Field) -> Option<HeightField> {
     .ok()
 }
 
-/// minkowski has no `TriMesh` yet: no mesh column.
-fn build_mesh(_: &Mesh) -> Option<Box<dyn StaticTarget>> {
-    None
+/// The suite's mesh as minkowski's `TriMesh` (two-sided, not declared closed: the
+/// peers' meshes are surfaces too).
+fn build_mesh(m: &Mesh) -> Option<Box<dyn StaticTarget>> {
+    let vertices = m.vertices.iter().map(|v| Vector::from_array(*v)).collect();
+    let mesh = TriMesh::new(vertices, m.indices.clone(), TriMeshFlags::NONE).ok()?;
+    Some(Box::new(Ours::Mesh(mesh)))
+}
+
+/// A ray at the mesh; errors count as no answer.
+fn mesh_ray(m: &TriMesh, r: &RayInput) -> Option<RayAnswer> {
+    let ray = Ray::new(Vector::from_array(r.origin), Vector::from_array(r.dir));
+    let options = RayOptions {
+        max_toi: r.max_toi,
+        solid: true,
+    };
+    let c = cast_ray_trimesh(m, &Pose::IDENTITY, &ray, &options).ok()?;
+    Some(match c.hit {
+        Some(h) => RayAnswer::Hit(StaticHit {
+            toi: h.toi as f64,
+            normal: super::to_f64(h.normal.to_array()),
+        }),
+        None => RayAnswer::Miss,
+    })
 }
 
 /// A solid ray at the field; errors (invalid input) count as no answer.
