@@ -113,6 +113,9 @@ struct Item {
     pose: Pose,
     /// +1 when B is on the outside of the face, −1 behind it (two-sided sets only).
     side: Real,
+    /// The triangle's manifold along the face normal, when the contact was snapped to it
+    /// (already clipped: [`manifolds`] reuses it).
+    manifold: Option<Manifold>,
 }
 
 /// The triangle as a convex shape (`None` for corners the shape checks reject, which a
@@ -265,7 +268,7 @@ fn face_contact(
     pose_b: &Pose,
     c: &Contact,
     margin: Real,
-) -> Option<Contact> {
+) -> Option<(Contact, Manifold)> {
     let n = pose_t.transform_vector(t.normal * side);
     let pb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
     let plane = pose_t.transform_point(t.vertices[0]).dot(n);
@@ -288,14 +291,15 @@ fn face_contact(
         .iter()
         .filter(|p| over_triangle(t, pose_t, p.point_a))
         .min_by(|x, y| x.distance.total_cmp(&y.distance))?;
-    Some(Contact {
+    let contact = Contact {
         distance: p.distance,
         lower_bound: p.distance,
         upper_bound: p.distance,
         point_a: p.point_a,
         point_b: p.point_b,
         ..along
-    })
+    };
+    Some((contact, m))
 }
 
 /// Whether the world point `p` lies over triangle `t` (at `pose_t`): its projection
@@ -327,7 +331,7 @@ fn triangle_contact(
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
-) -> Option<(Contact, TriangleFeature, Real)> {
+) -> Option<(Contact, TriangleFeature, Real, Option<Manifold>)> {
     let one_sided = set.one_sided();
     let tri = triangle_shape(t)?;
     let c = dispatch::contact_with(&tri, pose_t, b, pose_b, options, None);
@@ -344,10 +348,10 @@ fn triangle_contact(
         classify(t, n)
     };
     if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
-        return Some((c, feature, side));
+        return Some((c, feature, side, None));
     }
     face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
-        .map(|f| (f, TriangleFeature::Face, side))
+        .map(|(f, m)| (f, TriangleFeature::Face, side, Some(m)))
 }
 
 /// The corners of `feature` of `t` in the world (`None` entries unused).
@@ -403,7 +407,10 @@ fn items(
     stitch_rims(&mut near);
     let mut out = Vec::new();
     for (t, pose_s, s) in &near {
-        if let Some((contact, feature, side)) =
+        if beyond_plane(t, pose_s, b, pose_b, margin) {
+            continue;
+        }
+        if let Some((contact, feature, side, manifold)) =
             triangle_contact(sets[*s].0, t, pose_s, b, pose_b, margin, options)
         {
             out.push(Item {
@@ -416,11 +423,26 @@ fn items(
                 tri: *t,
                 pose: *pose_s,
                 side,
+                manifold,
             });
         }
     }
     void_internal_features(&mut out, b, pose_b, margin);
     out
+}
+
+/// Whether B lies wholly on one side of `t`'s plane, farther than `margin` (with a
+/// rounding allowance): then it cannot touch the triangle, and the triangle's GJK is
+/// skipped. Two support calls, against a GJK run for every triangle near B.
+fn beyond_plane(t: &MeshTriangle, pose_t: &Pose, b: &Shape, pose_b: &Pose, margin: Real) -> bool {
+    let n = pose_t.transform_vector(t.normal);
+    let v0 = pose_t.transform_point(t.vertices[0]);
+    let at =
+        |d: Vector| pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(d)));
+    let (low, high) = (at(-n), at(n));
+    let scale = v0.abs().max(low.abs()).max(high.abs()).max_element();
+    let slack = margin + tolerance::SLACK * 16.0 * EPSILON * scale;
+    (low - v0).dot(n) > slack || (high - v0).dot(n) < -slack
 }
 
 /// Whether two world points are the same corner, up to the rounding of placing them.
@@ -507,9 +529,10 @@ fn void_internal_features(items: &mut Vec<Item>, b: &Shape, pose_b: &Pose, margi
             &i.out.contact,
             margin,
         ) {
-            Some(f) => {
+            Some((f, m)) => {
                 i.out.contact = f;
                 i.out.feature = TriangleFeature::Face;
+                i.manifold = Some(m);
                 true
             }
             None => false,
@@ -570,7 +593,10 @@ pub fn manifolds_tagged(
         let Some(tri) = triangle_shape(&i.tri) else {
             continue;
         };
-        let m = manifold::from_contact(&tri, &i.pose, b, pose_b, &i.out.contact, margin);
+        let m = match i.manifold {
+            Some(m) => m,
+            None => manifold::from_contact(&tri, &i.pose, b, pose_b, &i.out.contact, margin),
+        };
         if m.is_empty() {
             continue;
         }
