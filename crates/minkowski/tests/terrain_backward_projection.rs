@@ -237,7 +237,9 @@ impl Tri64 {
     /// changes on a grid, bisected; and at each local minimum of |det| on the grid
     /// without a sign change, the extremum found by ternary search, in case two roots
     /// hide between grid points (a root pair that nearly touches). The flag says a
-    /// (near-)double root was met: an extremum within rounding of zero.
+    /// (near-)double root was met: an extremum within rounding of zero (f64's, or in the
+    /// f32 build f32's: a library computing in f32 cannot tell such a near-tangency from
+    /// a double root, whose (u, v) is then a solution within its rounding).
     fn solutions_and_tangency(&self, point: DVec3, steps: usize) -> (Vec<(f64, f64, f64)>, bool) {
         let w = point - self.p[0];
         let nb = (self.p[1] - self.p[0])
@@ -280,7 +282,7 @@ impl Tri64 {
                 if fx <= 0.0 {
                     out.push(self.bisect(w, at(k - 1), x));
                     out.push(self.bisect(w, x, at(k + 1)));
-                } else if fx <= 1e-12 * mag {
+                } else if fx <= if F64 { 1e-12 } else { 3e-4 } * mag {
                     tangent = true;
                 }
             }
