@@ -71,6 +71,7 @@ pub mod query;
 pub mod scene;
 pub mod shape;
 pub mod support;
+pub mod terrain;
 pub mod tolerance;
 pub mod world;
 

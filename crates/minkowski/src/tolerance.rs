@@ -224,6 +224,55 @@ pub const RAY_GRAZING: Real = 3.5e-4;
 #[cfg(minkowski_f64)]
 pub const RAY_GRAZING: Real = 1.5e-8;
 
+/// How flat a base triangle of displaced terrain ([`crate::terrain::BaseTriangle`]) may be,
+/// and how close to its plane a projection direction may lie, before it is refused: the
+/// sine of the angle between its edges (`|E1 × E2| / (|E1| |E2|)`), and of the angle
+/// between a direction and the plane, must exceed `64 ε`. Anything flatter is rounding
+/// noise: the aligned plane divides by `N_i · Nb`, and the alpha plane's cubic loses its
+/// leading terms.
+pub const TERRAIN_MIN_SINE: Real = 64.0 * EPSILON;
+
+/// How far outside the base triangle (in barycentric units) a backward projection's
+/// `(u, v)` may fall and still count as inside (`64 ε`): a point on an edge shared by
+/// two base triangles must be inside at least one of them despite rounding.
+pub const BACKPROJECTION_INSIDE_SLACK: Real = 64.0 * EPSILON;
+
+/// The largest miss, relative to the problem's scale σ (the triangle's longest edge, the
+/// point's distance from the triangle and the length `|t n(u, v)|`, whichever is
+/// largest), between a point and the forward projection of its backward projection for
+/// the answer to count as a solution (`1024 ε`: about 1.2e-4 in f32, 2.3e-13 in f64).
+/// The alpha plane and BFGS reach a few ε σ away from folds of the projection (where two
+/// base points project to one point); the aligned plane misses by far more whenever the
+/// directions are not parallel.
+pub const BACKPROJECTION_RESIDUAL: Real = 1024.0 * EPSILON;
+
+/// The farthest a point may be from a base triangle's first vertex, in units of the
+/// triangle's longest edge, for a backward projection (2²⁰ ≈ 1.05e6). Terrain queries
+/// are points near the triangle; the alpha plane's cubic has coefficients that grow
+/// with this distance (and its roots with it), and BFGS's objective with its square.
+pub const BACKPROJECTION_MAX_REACH: Real = 1_048_576.0;
+
+/// The most Newton (or, when Newton would leave the bracket, bisection) steps spent on
+/// one root of the alpha plane's cubic inside its monotone bracket; the steps actually
+/// taken are reported (`iterations`). Newton from the bracket's Fourier end converges
+/// monotonically, so the bound is reached only on pathological input.
+pub const ALPHA_PLANE_MAX_ITERATIONS: u32 = 100;
+
+/// The most Newton steps that polish a root of the alpha plane's cubic on the
+/// determinant of Eq 3.4 evaluated directly (not through the expanded coefficients).
+pub const ALPHA_PLANE_POLISH_ITERATIONS: u32 = 4;
+
+/// The most BFGS iterations of one run of the aligned-projection-direction method
+/// (Alg 5) from one start.
+pub const BFGS_MAX_ITERATIONS: u32 = 64;
+
+/// The most step halvings of one backtracking line search of the BFGS method.
+pub const BFGS_MAX_BACKTRACKS: u32 = 60;
+
+/// The sufficient-decrease (Armijo) constant of the BFGS line search: a step `a p` is
+/// taken when `f(x + a p) ≤ f(x) + c a ∇f·p`.
+pub const BFGS_ARMIJO: Real = 1e-4;
+
 #[cfg(test)]
 mod tests {
     use super::*;

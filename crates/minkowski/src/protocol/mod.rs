@@ -33,6 +33,7 @@
 pub mod cast;
 pub mod hull;
 pub mod statics;
+pub mod terrain;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -507,7 +508,7 @@ impl QueryRequest {
                 ErrorKind::InvalidQuery,
                 format!(
                     "unknown query '{}' (expected intersects, distance, closest_points, \
-                     contact, manifold, ray, cast, project or height_at)",
+                     contact, manifold, ray, cast, project, height_at or backward_project)",
                     truncate(kind, 64)
                 ),
             ));
@@ -855,6 +856,8 @@ pub enum Answer {
     Project(cast::ProjectAnswer),
     /// To a `height_at` query.
     HeightAt(cast::HeightAtAnswer),
+    /// To a `backward_project` query.
+    BackwardProject(terrain::BackwardProjectAnswer),
 }
 
 impl Answer {
@@ -883,6 +886,7 @@ impl Answer {
             Answer::Cast(a) => a.is_finite(),
             Answer::Project(a) => a.is_finite(),
             Answer::HeightAt(a) => a.height.is_none_or(f64::is_finite),
+            Answer::BackwardProject(a) => a.is_finite(),
         }
     }
 }
@@ -905,6 +909,9 @@ pub fn answer(q: &Map<String, Value>) -> Result<Answer, LineError> {
         }
         Some("project") => Answer::Project(cast::ProjectRequest::parse(q)?.answer()?),
         Some("height_at") => Answer::HeightAt(cast::HeightAtRequest::parse(q)?.answer()?),
+        Some("backward_project") => {
+            Answer::BackwardProject(terrain::BackwardProjectRequest::parse(q)?.answer()?)
+        }
         Some(kind) if statics::is_static(q.get("a")) || statics::is_static(q.get("b")) => {
             match QueryKind::from_name(kind) {
                 Some(kind) => statics::StaticQueryRequest::parse(q, kind)?.answer()?,

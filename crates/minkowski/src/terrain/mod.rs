@@ -1,0 +1,56 @@
+//! Displacement-mapped terrain (seed 002: Wang, *Collision detection between rigid
+//! objects and displacement-mapped terrain*, MSc thesis, KTH / Avalanche Studios).
+//!
+//! The terrain is a mesh of base triangles, each with a projection direction per vertex;
+//! the surface is every base point pushed along its interpolated direction by a
+//! displacement read from a map (§2.2.4, Eq 2.1–2.2). Collision against it asks the
+//! inverse question for each vertex of an object: over which base point, and how far
+//! along its direction, does the vertex lie (§2.4, *backward projection*)? The vertex is
+//! under the surface when that distance is below the displacement there (§2.4.2).
+//!
+//! * [`BaseTriangle`]: a validated base triangle, with [`BaseTriangle::forward_project`]
+//!   (Eq 2.2).
+//! * [`backward_project`]: the three backward projections behind one call, chosen by
+//!   [`BackProjectionMethod`]: the aligned plane (§2.4.1, closed form, approximate with
+//!   skewed directions), the aligned projection direction by BFGS (§3.2.1–3.2.2), and the
+//!   alpha plane (§3.2.3), here made robust by solving its cubic completely. Answers
+//!   are [`BackProjection`]s with a [`BackProjectionStatus`]; which solution is reported
+//!   when there are several, or none inside, is in [`backward_projection`]'s notes.
+//! * [`aligned_plane`], [`aligned_projection`], [`alpha_plane`]: each method's
+//!   derivation, and where it departs from the thesis.
+//!
+//! Which method: the alpha plane is exact (to rounding) wherever a solution exists and
+//! says `inside: false` where none does inside the triangle; BFGS usually agrees but is
+//! a local method (several starts, more iterations); the aligned plane costs one small
+//! linear solve and is exact only when the three directions are parallel.
+//!
+//! ```
+//! use minkowski::terrain::{BackProjectionMethod, BackProjectionStatus, BaseTriangle};
+//! use minkowski::Vector;
+//!
+//! // The thesis's common case (§4.2.1, Table 4.1).
+//! let tri = BaseTriangle::new(
+//!     [Vector::new(0.0, 0.0, 0.0), Vector::new(4.0, 0.0, 1.0), Vector::new(2.0, 4.0, 2.0)],
+//!     [Vector::new(0.5, 0.0, 1.0), Vector::new(1.0, 0.0, 1.0), Vector::new(0.0, 1.0, 1.0)],
+//! )
+//! .unwrap();
+//! let vertex = tri.forward_project(0.3, 0.2, 1.0);
+//! let old = tri.backward_project(vertex, BackProjectionMethod::AlignedPlane).unwrap();
+//! assert_eq!(old.status, BackProjectionStatus::Approximate); // u ≈ 0.3055, v ≈ 0.1901
+//! let new = tri.backward_project(vertex, BackProjectionMethod::AlphaPlane).unwrap();
+//! assert_eq!(new.status, BackProjectionStatus::Converged);
+//! assert!((new.u - 0.3).abs() < 1e-5 && (new.v - 0.2).abs() < 1e-5 && new.inside);
+//! ```
+
+pub mod aligned_plane;
+pub mod aligned_projection;
+pub mod alpha_plane;
+pub mod backward_projection;
+mod base_triangle;
+mod cubic;
+
+#[doc(inline)]
+pub use backward_projection::{
+    backward_project, BackProjectError, BackProjection, BackProjectionMethod, BackProjectionStatus,
+};
+pub use base_triangle::{BaseTriangle, BaseTriangleError};
