@@ -54,8 +54,10 @@
 //! normals are within [`tolerance::ACTIVE_EDGE_ANGLE`] of each other (faces no more
 //! creased than an inactive edge) into one region, reduced to at most four points: a box
 //! on a tiled floor gets one manifold of four points, a box across a convex ridge one per
-//! side. A point merged into a region keeps its point on B and is measured along the
-//! region's normal to its own triangle's plane.
+//! side. A region's normal is always the geometry's (the contact's, after the rules), also
+//! where the pair's manifold took B's face as its reference; a point merged into a region
+//! keeps its point on B and is measured along the region's normal to its own triangle's
+//! plane.
 //!
 //! # Casts
 //!
@@ -75,6 +77,10 @@ use crate::shape::{MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
 use crate::tolerance;
 use std::ops::ControlFlow;
+
+/// `FEATURE_TIE²`: a pair manifold's normal within `FEATURE_TIE` rad of the contact's
+/// (cosine above `1 − FEATURE_TIE² / 2`) is the contact's.
+const FEATURE_TIE_SQ: Real = tolerance::FEATURE_TIE * tolerance::FEATURE_TIE;
 
 /// A triangle set placed in the world: the set and its pose (local to world).
 pub type Placed<'a> = (&'a dyn TriangleSet, Pose);
@@ -123,6 +129,19 @@ struct Item {
 fn triangle_shape(t: &MeshTriangle) -> Option<Shape> {
     let [a, b, c] = t.vertices;
     Triangle::new(a, b, c).ok().map(Shape::from)
+}
+
+/// Whether the shape (centre `centre`, set frame) is behind `t`'s face: the side of the
+/// plane its centre is on, or, with the centre on the plane, the side the contact normal
+/// `n` points to. (The normal's own sign is no guide for a contact on an edge: its normal
+/// lies almost in the plane, and rounding picks the side.)
+fn is_behind(t: &MeshTriangle, centre: Point, n: Vector) -> bool {
+    let lean = (centre - t.vertices[0]).dot(t.normal);
+    if lean.is_nan() || lean == 0.0 {
+        n.dot(t.normal) < 0.0
+    } else {
+        lean < 0.0
+    }
 }
 
 /// The feature of `t` that the unit normal `n` (set frame) belongs to (module notes, 1).
@@ -339,7 +358,8 @@ fn triangle_contact(
         return None;
     }
     let n = pose_t.inverse_transform_vector(c.normal);
-    let behind = n.dot(t.normal) < 0.0;
+    let centre = pose_t.inverse_transform_point(pose_b.transform_point(b.local_center()));
+    let behind = is_behind(t, centre, n);
     let side = if behind && !one_sided { -1.0 } else { 1.0 };
     let feature = if behind && one_sided {
         // A one-sided surface pushes whatever is behind it out through the front.
@@ -603,20 +623,31 @@ pub fn manifolds_tagged(
         let tag = (i.out.set as u32)
             .wrapping_mul(0x85eb_ca6b)
             .wrapping_add(i.out.triangle.wrapping_mul(0x9e37_79b1));
+        // The geometry's normal, as the ghost rules left it (a manifold whose reference is
+        // B's face, an edge of the mesh on a face of B, carries B's face normal instead).
+        let normal = i.out.contact.normal;
         let r = match regions
             .iter()
-            .position(|r| r.0.dot(m.normal) >= tolerance::ACTIVE_EDGE_COS)
+            .position(|r| r.0.dot(normal) >= tolerance::ACTIVE_EDGE_COS)
         {
             Some(r) => r,
             None => {
-                regions.push((m.normal, m.status, Vec::new(), i.out.set));
+                regions.push((normal, m.status, Vec::new(), i.out.set));
                 regions.len() - 1
             }
         };
         let n = regions[r].0;
-        // The triangle's plane (world): each point is re-expressed along the region's
-        // normal from its point on B to that plane, so that both stay on their surfaces
-        // (the same points on flat ground, where the normals agree).
+        // A face contact: each point is re-expressed along the region's normal from its
+        // point on B to the triangle's plane, so that both stay on their surfaces (the
+        // same points on flat ground, where the normals agree). An edge or vertex contact
+        // whose pair manifold took another normal (B's face as the reference): the
+        // contact's own witnesses, which belong to the geometry's normal.
+        let on_face = i.out.feature == TriangleFeature::Face;
+        let m = if on_face || m.normal.dot(normal) >= 1.0 - 0.5 * FEATURE_TIE_SQ {
+            m
+        } else {
+            Manifold::single(&i.out.contact)
+        };
         let face = i.pose.transform_vector(i.tri.normal);
         let plane = i.pose.transform_point(i.tri.vertices[0]).dot(face);
         let cos = n.dot(face);
@@ -625,7 +656,7 @@ pub fn manifolds_tagged(
             .iter()
             .filter(|p| over_triangle(&i.tri, &i.pose, p.point_a))
         {
-            let distance = if cos.abs() > 0.5 {
+            let distance = if on_face && cos.abs() > 0.5 {
                 (p.point_b.dot(face) - plane) / cos
             } else {
                 (p.point_b - p.point_a).dot(n)
@@ -750,6 +781,7 @@ pub fn cast(
         return Ok(None);
     };
     let start = b.local_aabb().transformed(pose_b);
+    let centre = pose_b.transform_point(b.local_center());
     let v_local = pose_set.inverse_transform_vector(velocity);
     let local = start.transformed(&pose_set.inverse());
     let grow = target_distance.max(0.0)
@@ -786,7 +818,8 @@ pub fn cast(
         if !hit.hit {
             return ControlFlow::Continue(());
         }
-        let Some(hit) = ghost_free(set, t, pose_set, hit, velocity) else {
+        let Some(hit) = ghost_free(set, t, pose_set, hit, velocity, centre + velocity * hit.toi)
+        else {
             return ControlFlow::Continue(());
         };
         let better = best
@@ -811,10 +844,12 @@ fn ghost_free(
     pose_t: &Pose,
     mut hit: ShapeCast,
     velocity: Vector,
+    centre_at_hit: Point,
 ) -> Option<ShapeCast> {
     let one_sided = set.one_sided();
     let n = pose_t.inverse_transform_vector(hit.normal);
-    let behind = n.dot(t.normal) < 0.0;
+    let centre = pose_t.inverse_transform_point(centre_at_hit);
+    let behind = is_behind(t, centre, n);
     let side: Real = if behind && !one_sided { -1.0 } else { 1.0 };
     let feature = if behind && one_sided {
         TriangleFeature::Face
