@@ -350,12 +350,14 @@ fn triangle_contact(
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
-) -> Option<(Contact, TriangleFeature, Real, Option<Manifold>)> {
+) -> Outcome {
     let one_sided = set.one_sided();
-    let tri = triangle_shape(t)?;
+    let Some(tri) = triangle_shape(t) else {
+        return Outcome::Apart;
+    };
     let c = dispatch::contact_with(&tri, pose_t, b, pose_b, options, None);
     if c.distance.is_nan() || c.distance > margin {
-        return None;
+        return Outcome::Apart;
     }
     let n = pose_t.inverse_transform_vector(c.normal);
     let centre = pose_t.inverse_transform_point(pose_b.transform_point(b.local_center()));
@@ -368,10 +370,25 @@ fn triangle_contact(
         classify(t, n)
     };
     if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
-        return Some((c, feature, side, None));
+        return Outcome::Kept(c, feature, side, None);
     }
-    face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
-        .map(|(f, m)| (f, TriangleFeature::Face, side, Some(m)))
+    match face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin) {
+        Some((f, m)) => Outcome::Kept(f, TriangleFeature::Face, side, Some(Box::new(m))),
+        None => Outcome::Rejected(c, feature, side),
+    }
+}
+
+/// What one triangle's contact came to.
+enum Outcome {
+    /// Farther apart than the margin.
+    Apart,
+    /// A contact after the rules (its feature, the side, and the clipped manifold of a
+    /// contact snapped to its face).
+    Kept(Contact, TriangleFeature, Real, Option<Box<Manifold>>),
+    /// A contact whose normal its feature cannot carry and with nothing of B over the
+    /// face: left to the neighbours — unless no triangle keeps any contact (see
+    /// `items`).
+    Rejected(Contact, TriangleFeature, Real),
 }
 
 /// The corners of `feature` of `t` in the world (`None` entries unused).
@@ -426,28 +443,44 @@ fn items(
     }
     stitch_rims(&mut near);
     let mut out = Vec::new();
+    let mut rejected: Option<Item> = None;
     for (t, pose_s, s) in &near {
         if beyond_plane(t, pose_s, b, pose_b, margin) {
             continue;
         }
-        if let Some((contact, feature, side, manifold)) =
-            triangle_contact(sets[*s].0, t, pose_s, b, pose_b, margin, options)
-        {
-            out.push(Item {
-                out: TriangleContact {
-                    set: *s,
-                    triangle: t.index,
-                    feature,
-                    contact,
-                },
-                tri: *t,
-                pose: *pose_s,
-                side,
-                manifold,
-            });
+        let item = |contact, feature, side, manifold| Item {
+            out: TriangleContact {
+                set: *s,
+                triangle: t.index,
+                feature,
+                contact,
+            },
+            tri: *t,
+            pose: *pose_s,
+            side,
+            manifold,
+        };
+        match triangle_contact(sets[*s].0, t, pose_s, b, pose_b, margin, options) {
+            Outcome::Apart => {}
+            Outcome::Kept(c, feature, side, m) => out.push(item(c, feature, side, m.map(|m| *m))),
+            Outcome::Rejected(c, feature, side) => {
+                let deeper = rejected
+                    .as_ref()
+                    .is_none_or(|r| c.distance < r.out.contact.distance);
+                if deeper {
+                    rejected = Some(item(c, feature, side, None));
+                }
+            }
         }
     }
     void_internal_features(&mut out, b, pose_b, margin);
+    // B touches the geometry but every contact was left to a neighbour that has none
+    // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
+    // edge's arc, and no face lies under B): keep the deepest such contact as it is,
+    // rather than none — the shape must not sink in.
+    if out.is_empty() {
+        out.extend(rejected);
+    }
     out
 }
 
