@@ -742,3 +742,15 @@ fn mesh_queries_match_the_compound_of_its_triangles() {
     }
     assert!(hits > 30, "only {hits} cast hits");
 }
+
+#[test]
+fn a_box_with_its_ends_swapped_meets_no_cell() {
+    let f = flat_field(8, Vector::ZERO);
+    let swapped = Aabb::new(Vector::new(1.7, 1.0, 1.7), Vector::new(0.2, -1.0, 0.2));
+    let mut seen = 0;
+    f.triangles_in(&swapped, &mut |_| {
+        seen += 1;
+        ControlFlow::Continue(())
+    });
+    assert_eq!(seen, 0);
+}

@@ -466,10 +466,9 @@ impl super::TriangleSet for HeightField {
             }
             let first = (a.floor().max(0.0) as usize).min(n - 1);
             let last = (b.floor().max(0.0) as usize).min(n - 1);
-            Some((
-                first.saturating_sub(usize::from(a.fract() == 0.0 && first > 0)),
-                last,
-            ))
+            let first = first.saturating_sub(usize::from(a.fract() == 0.0 && first > 0));
+            // A box with its ends swapped (mins above maxs) meets nothing.
+            (first <= last).then_some((first, last))
         };
         let Some((j0, j1)) = range(aabb.mins.x, aabb.maxs.x, self.origin.x, sx, cells_x) else {
             return;
