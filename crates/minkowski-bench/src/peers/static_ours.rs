@@ -21,7 +21,9 @@ use super::Spec;
 use super::{pose, PoseArray};
 use crate::static_suite::{Field, Geometry, Mesh};
 use minkowski::query::static_geometry as sg;
-use minkowski::query::{cast_ray_heightfield, cast_ray_trimesh, QueryOptions, Ray, RayOptions};
+use minkowski::query::{
+    cast_ray_heightfield, cast_ray_trimesh, CastError, QueryOptions, Ray, RayCast, RayOptions,
+};
 use minkowski::shape::{HeightField, Shape, TriMesh, TriMeshFlags, TriangleSet};
 use minkowski::{Pose, Vector};
 
@@ -116,31 +118,31 @@ fn build_mesh(m: &Mesh) -> Option<Box<dyn StaticTarget>> {
     Some(Box::new(Ours::Mesh(mesh)))
 }
 
-/// A ray at the mesh; errors count as no answer.
+/// A solid ray at the mesh; errors (invalid input) count as no answer.
 fn mesh_ray(m: &TriMesh, r: &RayInput) -> Option<RayAnswer> {
-    let ray = Ray::new(Vector::from_array(r.origin), Vector::from_array(r.dir));
-    let options = RayOptions {
-        max_toi: r.max_toi,
-        solid: true,
-    };
-    let c = cast_ray_trimesh(m, &Pose::IDENTITY, &ray, &options).ok()?;
-    Some(match c.hit {
-        Some(h) => RayAnswer::Hit(StaticHit {
-            toi: h.toi as f64,
-            normal: super::to_f64(h.normal.to_array()),
-        }),
-        None => RayAnswer::Miss,
+    solid_ray(r, |ray, options| {
+        cast_ray_trimesh(m, &Pose::IDENTITY, ray, options)
     })
 }
 
 /// A solid ray at the field; errors (invalid input) count as no answer.
 fn field_ray(f: &HeightField, r: &RayInput) -> Option<RayAnswer> {
+    solid_ray(r, |ray, options| {
+        cast_ray_heightfield(f, &Pose::IDENTITY, ray, options)
+    })
+}
+
+/// The suite's ray as a solid minkowski ray, cast by `cast`.
+fn solid_ray(
+    r: &RayInput,
+    cast: impl FnOnce(&Ray, &RayOptions) -> Result<RayCast, CastError>,
+) -> Option<RayAnswer> {
     let ray = Ray::new(Vector::from_array(r.origin), Vector::from_array(r.dir));
     let options = RayOptions {
         max_toi: r.max_toi,
         solid: true,
     };
-    let c = cast_ray_heightfield(f, &Pose::IDENTITY, &ray, &options).ok()?;
+    let c = cast(&ray, &options).ok()?;
     Some(match c.hit {
         Some(h) => RayAnswer::Hit(StaticHit {
             toi: h.toi as f64,

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::query::compound::{self, Collider};
 use crate::query::{
-    self, CastError, CastStart, Motion, QueryOptions, QueryStatus, Ray, RayOptions,
+    self, CastError, CastStart, Motion, QueryOptions, QueryStatus, Ray, RayOptions, ShapeCast,
 };
 use crate::shape::{HeightField, Shape, StaticShape};
 use crate::{Pose, Real, Vector};
@@ -462,20 +462,26 @@ impl CastRequest {
             &QueryOptions::default(),
         )
         .map_err(cast_err)?;
-        let c = part.answer;
-        Ok(CastAnswer {
+        Ok(CastAnswer::new(&part.answer, part.part_a, part.part_b))
+    }
+}
+
+impl CastAnswer {
+    /// The answer to a cast, with the compound parts that answered.
+    pub(crate) fn new(c: &ShapeCast, part_a: Option<u32>, part_b: Option<u32>) -> Self {
+        CastAnswer {
             distance: c.initial_distance.map(|d| d as f64),
             hit: c.hit,
             initially: (c.start != CastStart::Separated).then_some(c.start),
             iterations: c.iterations,
             normal: c.hit.then(|| arr(c.normal)),
-            part_a: part.part_a,
-            part_b: part.part_b,
+            part_a,
+            part_b,
             point_a: c.hit.then(|| arr(c.point_a)),
             point_b: c.hit.then(|| arr(c.point_b)),
             status: c.status,
             toi: c.hit.then_some(c.toi as f64),
-        })
+        }
     }
 }
 

@@ -21,9 +21,7 @@ use super::{
 };
 use crate::query::compound::Collider;
 use crate::query::halfspace as hs;
-use crate::query::{
-    static_dispatch as sd, CastStart, Contact, Manifold, Motion, QueryOptions, QueryStatus,
-};
+use crate::query::{static_dispatch as sd, Contact, Manifold, Motion, QueryOptions, QueryStatus};
 use crate::shape::{HalfSpace, StaticShape, TriMesh, TriMeshFlags};
 use crate::Pose;
 
@@ -435,19 +433,7 @@ impl StaticCastRequest {
             std::mem::swap(&mut c.point_a, &mut c.point_b);
             c.normal = -c.normal;
         }
-        Ok(CastAnswer {
-            distance: c.initial_distance.map(|d| d as f64),
-            hit: c.hit,
-            initially: (c.start != CastStart::Separated).then_some(c.start),
-            iterations: c.iterations,
-            normal: c.hit.then(|| arr(c.normal)),
-            part_a: None,
-            part_b: None,
-            point_a: c.hit.then(|| arr(c.point_a)),
-            point_b: c.hit.then(|| arr(c.point_b)),
-            status: c.status,
-            toi: c.hit.then_some(c.toi as f64),
-        })
+        Ok(CastAnswer::new(&c, None, None))
     }
 }
 

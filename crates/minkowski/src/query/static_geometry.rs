@@ -71,6 +71,7 @@ use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
 use super::manifold::{self, Manifold, ManifoldPoint};
 use super::{ClosestPoints, Contact, QueryStatus};
+use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
 use crate::shape::{MeshTriangle, Shape, Triangle, TriangleSet};
@@ -434,7 +435,7 @@ fn items(
     let mut near: Vec<(MeshTriangle, Pose, usize)> = Vec::new();
     for (s, (set, pose_s)) in sets.iter().enumerate() {
         let local = world.transformed(&pose_s.inverse());
-        let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+        let slack = box_slack(&local, *set);
         let query = local.loosened(margin + slack);
         set.triangles_in(&query, &mut |t| {
             near.push((*t, *pose_s, s));
@@ -496,6 +497,12 @@ fn beyond_plane(t: &MeshTriangle, pose_t: &Pose, b: &Shape, pose_b: &Pose, margi
     let scale = v0.abs().max(low.abs()).max(high.abs()).max_element();
     let slack = margin + tolerance::SLACK * 16.0 * EPSILON * scale;
     (low - v0).dot(n) > slack || (high - v0).dot(n) < -slack
+}
+
+/// How far a query box (`local`, in the set's frame) is grown to cover the rounding of
+/// placing it there and of the set's own coordinates.
+fn box_slack(local: &Aabb, set: &dyn TriangleSet) -> Real {
+    tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach())
 }
 
 /// Whether two world points are the same corner, up to the rounding of placing them.
@@ -722,7 +729,7 @@ pub fn intersects(
 ) -> bool {
     let world = b.local_aabb().transformed(pose_b);
     let local = world.transformed(&pose_set.inverse());
-    let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    let slack = box_slack(&local, set);
     let mut hit = false;
     set.triangles_in(&local.loosened(slack), &mut |t| {
         if let Some(tri) = triangle_shape(t) {
@@ -753,7 +760,7 @@ pub fn closest_points(
         .local_aabb()
         .transformed(pose_b)
         .transformed(&pose_set.inverse());
-    let slack = tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    let slack = box_slack(&local, set);
     let mut best: Option<(ClosestPoints, u32)> = None;
     let visit = |r: Real, best: &mut Option<(ClosestPoints, u32)>| {
         set.triangles_in(&local.loosened(r + slack), &mut |t| {
@@ -817,8 +824,7 @@ pub fn cast(
     let centre = pose_b.transform_point(b.local_center());
     let v_local = pose_set.inverse_transform_vector(velocity);
     let local = start.transformed(&pose_set.inverse());
-    let grow = target_distance.max(0.0)
-        + tolerance::SLACK * 16.0 * EPSILON * (local.origin_radius() + set.reach());
+    let grow = target_distance.max(0.0) + box_slack(&local, set);
     // The time the shape's box leaves the set's box for good bounds the sweep.
     let reach = bounds.grown(local.half_extents()).loosened(grow);
     let Some((_, t_end)) = reach.ray_span(local.center(), v_local, max_toi) else {
