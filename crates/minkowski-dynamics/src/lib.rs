@@ -1,0 +1,10 @@
+//! Rigid-body dynamics and a character controller built on the `minkowski` collision
+//! library (issue 22): bodies and mass properties, persistent contacts, a soft-step
+//! solver, continuous collision for fast bodies, and a kinematic character that glides
+//! along what it touches (seed 004).
+//!
+//! Units are the library's: lengths in the caller's length unit, time in seconds, mass
+//! in the caller's mass unit; frames are right-handed with +Y up unless a scene says
+//! otherwise.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
