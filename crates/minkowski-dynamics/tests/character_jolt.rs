@@ -402,3 +402,58 @@ fn initially_intersecting_a_box_recovers() {
     assert!((p.y - y).abs() < 1e-4, "{p:?}");
     assert!(out.ground.is_on_ground());
 }
+
+/// Stairs as one triangle mesh (Jolt builds its stairs from triangles): a profile of
+/// risers and treads swept 4 wide along x, welded, two-sided. The character climbs
+/// them as it climbs the box stairs: on the ground, forward at every step, to the top.
+#[test]
+fn climbs_triangle_mesh_stairs() {
+    use minkowski::shape::{TriMesh, TriMeshFlags};
+    let config = CharacterConfig::default();
+    let (count, rise, run) = (6, 0.2 as Real, 0.4 as Real);
+    // The profile in (z, y): up a riser, along a tread, ..., then a landing 1 deep.
+    let mut profile = vec![(0.0 as Real, 0.0 as Real)];
+    for k in 0..count {
+        let (z, y) = (k as Real * run, k as Real * rise);
+        profile.push((z, y + rise));
+        let next = if k + 1 == count {
+            z + 1.0 + run
+        } else {
+            z + run
+        };
+        profile.push((next, y + rise));
+    }
+    let mut vertices = Vec::new();
+    for &(z, y) in &profile {
+        vertices.push(v(-2.0, y, z));
+        vertices.push(v(2.0, y, z));
+    }
+    let mut indices = Vec::new();
+    for k in 0..profile.len() as u32 - 1 {
+        let (a, b, c, d) = (2 * k, 2 * k + 1, 2 * k + 2, 2 * k + 3);
+        indices.push([a, c, b]);
+        indices.push([b, c, d]);
+    }
+    let mesh = TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap();
+    let mut w = world();
+    floor(&mut w);
+    w.insert_static(mesh, Pose::IDENTITY).unwrap();
+    let scene = WorldScene::new(&w);
+    let mut ch = player(v(0.0, rest_height(0.0, &config), -1.0), config);
+    let top = count as Real * rise;
+    let mut last = ch.position();
+    let mut reached = false;
+    for k in 0..200 {
+        let out = ch.update(&scene, v(0.0, GRAVITY * DT, 3.0), DT).unwrap();
+        assert!(out.ground.is_on_ground(), "step {k}: {:?}", out.ground);
+        let p = ch.position();
+        assert!(p.x.abs() < 1e-4, "step {k}: {p:?}");
+        assert!(p.z > last.z, "step {k}: stuck at {p:?}");
+        last = p;
+        if (p.y - rest_height(top, &config)).abs() < 1e-3 && p.z > (count as Real - 1.0) * run {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "ended at {last:?}");
+}

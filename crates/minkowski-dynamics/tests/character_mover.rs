@@ -226,3 +226,63 @@ fn squeezed_between_floor_and_ceiling() {
     assert!(p.is_finite());
     assert!((p.y - height / 2.0).abs() < 1e-3, "{p:?}");
 }
+
+/// Seed 004's player, exactly: a capsule flying at a constant velocity into a plane
+/// stops a skin short of it at the time of impact and glides along it for the rest of
+/// the step with `v' = v − (v·n) n`. Random planes and velocities (seeded), slopes,
+/// stepping and snapping turned off so that the seed's rule is the only one at work;
+/// the end point is the closed form.
+#[test]
+fn seed_004_stop_and_glide_exactly() {
+    use minkowski::shape::HalfSpace;
+    let config = CharacterConfig {
+        max_slope: 89.9_f32.to_radians() as Real,
+        slide_on_walkable: true,
+        step_height: 0.0,
+        snap_distance: 0.0,
+        ..Default::default()
+    };
+    let skin = config.skin;
+    let mut rng = Rng::new(0x5EED_0004);
+    let mut glided = 0;
+    for case in 0..200 {
+        let d = rng.dir();
+        let n = v(d[0] as Real, d[1] as Real, d[2] as Real).normalize();
+        let q = v(0.0, 0.0, 0.0);
+        let mut w = world();
+        w.insert_static(HalfSpace::through(q, n).unwrap(), Pose::IDENTITY)
+            .unwrap();
+        let scene = WorldScene::new(&w);
+        // The capsule's reach along −n from its centre.
+        let reach = RADIUS + HALF * n.y.abs();
+        let gap = rng.range(0.1, 1.0) as Real;
+        let tangent = {
+            let t = rng.dir();
+            let t = v(t[0] as Real, t[1] as Real, t[2] as Real);
+            (t - n * t.dot(n)).normalize()
+        };
+        let c0 = q + n * (reach + skin + gap) + tangent * rng.range(-2.0, 2.0) as Real;
+        let u = -n * rng.range(0.3, 2.0) as Real * gap + tangent * rng.range(0.0, 1.5) as Real;
+        let mut ch = Character::new(capsule(HALF, RADIUS), at(c0), config).unwrap();
+        let out = ch.update(&scene, u, 1.0).unwrap();
+        let approach = -u.dot(n);
+        let want = if approach <= gap {
+            c0 + u
+        } else {
+            glided += 1;
+            let t = gap / approach;
+            c0 + u * t + (u - n * u.dot(n)) * (1.0 - t)
+        };
+        assert!(
+            (ch.position() - want).length() < 2e-4,
+            "case {case}: {:?} vs {want:?} (n {n:?})",
+            ch.position()
+        );
+        assert!(
+            n.dot(ch.position() - q) - reach > skin - 1e-4,
+            "case {case}"
+        );
+        let _ = out;
+    }
+    assert!(glided > 60 && glided < 190, "{glided} of 200 cases glided");
+}
