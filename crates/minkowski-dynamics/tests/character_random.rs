@@ -53,7 +53,7 @@ fn random_walks_never_tunnel() {
                 half.y * 0.5,
                 rng.range(-6.0, 6.0) as Real,
             );
-            let rotation = Rotation::from_rotation_y(rng.range(0.0, 6.28) as Real)
+            let rotation = Rotation::from_rotation_y(rng.range(0.0, std::f64::consts::TAU) as Real)
                 * Rotation::from_rotation_x(tilt);
             let h = block(&mut w, centre, half, rotation);
             boxes.push(h);
@@ -65,7 +65,7 @@ fn random_walks_never_tunnel() {
         let mut d = Driver::new(v(0.0, 0.0, 0.0));
         for k in 0..400 {
             if k % 40 == 0 {
-                let a = rng.range(0.0, 6.28) as Real;
+                let a = rng.range(0.0, std::f64::consts::TAU) as Real;
                 let speed = rng.range(1.0, 5.0) as Real;
                 d.walk = v(a.cos() * speed, 0.0, a.sin() * speed);
                 // Walk back towards the middle when far out.
