@@ -169,10 +169,7 @@ fn moving_platform_carries_the_character() {
         let start = v(0.5, rest_height(0.5, &config), -0.5);
         let mut ch = player(start, config);
         let mut d = Driver::new(Vector::ZERO);
-        let state = BodyState {
-            velocity: u,
-            inverse_mass: 0.0,
-        };
+        let state = BodyState::translating(u, 0.0);
         let steps = 60;
         for k in 0..steps {
             centre += u * DT;
@@ -198,6 +195,46 @@ fn moving_platform_carries_the_character() {
     }
 }
 
+/// A platform turning about the vertical axis at half a turn per second (Jolt's
+/// rotating-platform test, in other numbers) carries a character standing 2 from its
+/// axis round a circle: at every step it is where the platform's turn puts its
+/// starting point, at the same radius (no outward drift), and on the ground.
+#[test]
+fn turning_platform_carries_the_character_round() {
+    let config = CharacterConfig::default();
+    let omega = std::f32::consts::PI as Real;
+    let mut w = world();
+    let half = v(4.0, 0.25, 4.0);
+    let centre = v(0.0, 0.25, 0.0);
+    let platform = block(&mut w, centre, half, Rotation::IDENTITY);
+    w.update();
+    let y = rest_height(0.5, &config);
+    let mut ch = player(v(2.0, y, 0.0), config);
+    let mut d = Driver::new(Vector::ZERO);
+    let state = BodyState {
+        center: centre,
+        angular_velocity: v(0.0, omega, 0.0),
+        ..BodyState::FIXED
+    };
+    for k in 1..=60 {
+        let angle = omega * k as Real * DT;
+        let pose = Pose::new(Rotation::from_rotation_y(angle), centre).unwrap();
+        w.set_pose(platform, pose).unwrap();
+        let lookup = one_body(platform, state);
+        let scene = WorldScene::new(&w).with_bodies(&lookup);
+        let out = d.step(&mut ch, &scene);
+        assert!(out.ground.is_on_ground(), "step {k}: {:?}", out.ground);
+        let want = v(2.0 * angle.cos(), y, -2.0 * angle.sin());
+        assert!(
+            (ch.position() - want).length() < 1e-3,
+            "step {k}: {:?} vs {want:?}",
+            ch.position()
+        );
+    }
+    let p = ch.position();
+    assert!((p.x + 2.0).abs() < 1e-3 && p.z.abs() < 1e-3, "{p:?}");
+}
+
 /// Walking into a dynamic crate (mass 20): the character stops against it, and each
 /// hit is reported with the impulse that gives the crate the character's speed into it
 /// (20 × 2 along +x); a static wall's hit carries none.
@@ -213,13 +250,7 @@ fn pushing_a_dynamic_body_reports_the_impulse() {
         Rotation::IDENTITY,
     );
     w.update();
-    let lookup = one_body(
-        crate_,
-        BodyState {
-            velocity: Vector::ZERO,
-            inverse_mass: 1.0 / 20.0,
-        },
-    );
+    let lookup = one_body(crate_, BodyState::translating(Vector::ZERO, 1.0 / 20.0));
     let scene = WorldScene::new(&w).with_bodies(&lookup);
     let mut ch = player(v(0.0, rest_height(0.0, &config), 0.0), config);
     let mut pushes = 0;

@@ -59,7 +59,8 @@ pub struct CharacterOutput<T> {
     pub velocity: Vector,
     /// What the character stands on at the end.
     pub ground: GroundState<T>,
-    /// The hits of the slide and step casts, in order, with pushes for dynamic bodies.
+    /// The hits of the slide's casts, in order, with pushes for dynamic bodies (the
+    /// casts of a step up, of the snap and the contacts of recovery are not reported).
     pub collisions: Vec<CharacterCollision<T>>,
     /// What recovery from overlap did at the start.
     pub recovery: Recovery,
@@ -196,7 +197,8 @@ impl<T: Copy + PartialEq + core::fmt::Debug> Character<T> {
             &config,
             &mut contacts,
         )?;
-        let body_velocity = |t: T, p: Point| world.body(t, p).map_or(Vector::ZERO, |b| b.velocity);
+        let body_velocity =
+            |t: T, p: Point| world.body(t).map_or(Vector::ZERO, |b| b.velocity_at(p));
         let ground_now = find_ground(&contacts, reach, &config, body_velocity);
         // The support: the ground touched now, else the ground of the last update (the
         // character may have been left a little above a sinking platform).
@@ -209,12 +211,18 @@ impl<T: Copy + PartialEq + core::fmt::Debug> Character<T> {
             _ => None,
         };
 
-        // 2. Platform: the ground's velocity along its plane.
+        // 2. Platform: where the ground's rigid motion over the step carries the
+        // character's position, along the ground plane.
         let mut motion_velocity = velocity;
         if config.carry_with_ground {
             if let Some(g) = &support {
-                let along = g.velocity - g.normal * g.velocity.dot(g.normal);
-                motion_velocity += along;
+                if let Some(body) = world.body(g.target) {
+                    let carry = body.displacement_at(position, dt);
+                    let along = carry - g.normal * carry.dot(g.normal);
+                    if along.is_finite() {
+                        motion_velocity += along / dt;
+                    }
+                }
             }
         }
 
@@ -294,11 +302,11 @@ impl<T: Copy + PartialEq + core::fmt::Debug> Character<T> {
             .hits
             .iter()
             .map(|h| {
-                let body = world.body(h.hit.target, h.hit.point);
+                let body = world.body(h.hit.target);
                 let push = -h.hit.normal;
                 let impulse = match body {
                     Some(b) if b.is_dynamic() => {
-                        let speed = (h.velocity - b.velocity).dot(push);
+                        let speed = (h.velocity - b.velocity_at(h.hit.point)).dot(push);
                         if speed > 0.0 {
                             push * (speed / b.inverse_mass)
                         } else {

@@ -13,10 +13,13 @@
 //!    box, a platform rose into it), the displacement nearest zero that puts every
 //!    contact a skin away is solved for all contacts at once ([`plane_solver`]) and
 //!    applied, at most [`CharacterConfig::max_recovery_iterations`] times.
-//! 2. **Platform**: standing on a moving target ([`CharacterWorld::body`]), the part of
-//!    its velocity along the ground plane is added to the motion (the part along the
-//!    normal is left to the contacts: a rising platform pushes the character up through
-//!    recovery, a sinking one is followed by the snap).
+//! 2. **Platform**: standing on a moving target ([`CharacterWorld::body`]), the
+//!    displacement its rigid motion gives the character's position over the step (the
+//!    turn about its centre exactly, then its translation) is added to the motion, its
+//!    part along the ground plane only (the part along the normal is left to the
+//!    contacts: a rising platform pushes the character up through recovery, a sinking
+//!    one is followed by the snap). The character's orientation is fixed: a turning
+//!    platform carries it round, but does not turn it.
 //! 3. **Cast and slide** ([`slide`]): cast the shape along the motion left; stop a skin
 //!    short of the first hit (the cast's target distance, so that the next cast starts
 //!    outside the obstacle); add the hit's plane to the set touched in this update and

@@ -58,29 +58,66 @@ pub struct CharacterContact<T> {
 }
 
 /// The motion and mass of a touched object, for moving platforms and pushing
-/// ([`CharacterWorld::body`]).
+/// ([`CharacterWorld::body`]): a rigid motion (the velocity of a reference point and an
+/// angular velocity about it) and an inverse mass.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BodyState {
-    /// The velocity of the object's material point at the contact point (length per
-    /// time, world frame): `v + ω × (p − c)` for a rigid body.
-    pub velocity: Vector,
-    /// The object's inverse effective mass at the point along the push direction
-    /// (1/mass units; `1/m + ((r × n) · I⁻¹ (r × n))` for a rigid body, or `1/m` for a
-    /// point-mass view). 0: the object is not moved by the character (static or
-    /// kinematic: a platform).
+    /// A point of the body (world frame), usually its centre of mass: the reference of
+    /// `linear_velocity` and the centre of `angular_velocity`.
+    pub center: Point,
+    /// The velocity of `center` (length per time, world frame).
+    pub linear_velocity: Vector,
+    /// The angular velocity (radians per time, world frame, right-handed about its
+    /// direction).
+    pub angular_velocity: Vector,
+    /// The object's inverse effective mass for a push at the contact (1/mass units;
+    /// `1/m + ((r × n) · I⁻¹ (r × n))` for a rigid body, or `1/m` for a point-mass
+    /// view). 0: the object is not moved by the character (static or kinematic: a
+    /// platform).
     pub inverse_mass: Real,
 }
 
 impl BodyState {
     /// A body that does not move and cannot be pushed.
     pub const FIXED: BodyState = BodyState {
-        velocity: Vector::ZERO,
+        center: Vector::ZERO,
+        linear_velocity: Vector::ZERO,
+        angular_velocity: Vector::ZERO,
         inverse_mass: 0.0,
     };
+
+    /// A body translating at `velocity` (no rotation) with the given inverse mass.
+    pub fn translating(velocity: Vector, inverse_mass: Real) -> Self {
+        Self {
+            linear_velocity: velocity,
+            inverse_mass,
+            ..Self::FIXED
+        }
+    }
 
     /// Whether the character's pushes move it (`inverse_mass > 0`).
     pub fn is_dynamic(&self) -> bool {
         self.inverse_mass > 0.0
+    }
+
+    /// The velocity of the body's material point at `p` (world frame):
+    /// `v + ω × (p − center)`.
+    pub fn velocity_at(&self, p: Point) -> Vector {
+        self.linear_velocity + self.angular_velocity.cross(p - self.center)
+    }
+
+    /// Where the body's rigid motion over `dt` carries the material point at `p`, as a
+    /// displacement (world frame): the rotation by `ω dt` about the centre, exactly
+    /// (not `velocity_at(p) · dt`, which drifts outwards on a turning platform), then
+    /// the centre's translation.
+    pub fn displacement_at(&self, p: Point, dt: Real) -> Vector {
+        let turn = self.angular_velocity * dt;
+        let arm = p - self.center;
+        let turned = match turn.try_normalize() {
+            Some(axis) => minkowski::Rotation::from_axis_angle(axis, turn.length()) * arm,
+            None => arm,
+        };
+        turned - arm + self.linear_velocity * dt
     }
 }
 
@@ -123,10 +160,10 @@ pub trait CharacterWorld {
         out: &mut Vec<CharacterContact<Self::Target>>,
     ) -> Result<(), CharacterError>;
 
-    /// The motion and mass of `target` at `point` (world frame); `None` (the default)
-    /// for geometry that neither moves nor can be pushed.
-    fn body(&self, target: Self::Target, point: Point) -> Option<BodyState> {
-        let _ = (target, point);
+    /// The motion and mass of `target`; `None` (the default) for geometry that neither
+    /// moves nor can be pushed.
+    fn body(&self, target: Self::Target) -> Option<BodyState> {
+        let _ = target;
         None
     }
 }

@@ -10,15 +10,14 @@ use minkowski::query::compound::Collider;
 use minkowski::query::{contact_with, static_dispatch, QueryOptions};
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::world::{QueryFilter, ShapeCastOptions, Target, World};
-use minkowski::{Point, Pose, Real, Vector};
+use minkowski::{Pose, Real, Vector};
 
 use super::scene::{BodyState, CharacterContact, CharacterHit, CharacterWorld, HitStart};
 use super::CharacterError;
 
-/// The motion and mass of a world target at a point, supplied by the caller (the
-/// collision world has no velocities or masses): `None` for what neither moves nor can
-/// be pushed.
-pub type BodyLookup<'a> = &'a dyn Fn(Target, Point) -> Option<BodyState>;
+/// The motion and mass of a world target, supplied by the caller (the collision world
+/// has no velocities or masses): `None` for what neither moves nor can be pushed.
+pub type BodyLookup<'a> = &'a dyn Fn(Target) -> Option<BodyState>;
 
 /// A [`World`] seen by a character: its objects and statics that `filter` considers
 /// (exclude the character's own object if it has one), queried with `options`, and,
@@ -198,7 +197,7 @@ impl CharacterWorld for WorldScene<'_> {
         Ok(())
     }
 
-    fn body(&self, target: Target, point: Point) -> Option<BodyState> {
-        self.bodies.and_then(|f| f(target, point))
+    fn body(&self, target: Target) -> Option<BodyState> {
+        self.bodies.and_then(|f| f(target))
     }
 }

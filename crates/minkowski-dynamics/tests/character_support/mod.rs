@@ -131,9 +131,6 @@ impl Driver {
 }
 
 /// A body lookup for one moving or pushable object.
-pub fn one_body(
-    handle: ObjectHandle,
-    state: BodyState,
-) -> impl Fn(Target, minkowski::Point) -> Option<BodyState> {
-    move |t, _| (t == Target::Object(handle)).then_some(state)
+pub fn one_body(handle: ObjectHandle, state: BodyState) -> impl Fn(Target) -> Option<BodyState> {
+    move |t| (t == Target::Object(handle)).then_some(state)
 }
