@@ -182,6 +182,20 @@ fn blocked_by_slopes_over_the_limit() {
             last = p;
         }
         assert!(ch.position().y < start.y - 0.1, "{degrees}°: did not slide");
+
+        // Walking diagonally into it: the part along the slope's level lines is kept
+        // in full (the slope is a wall for walking), the part into it is gone.
+        let mut ch = player(start, config);
+        let mut d = Driver::new(v(2.0, 0.0, 1.0));
+        for k in 0..60 {
+            d.step(&mut ch, &scene);
+            let p = ch.position();
+            assert!(
+                (p.z - (k + 1) as Real * DT).abs() < 1e-4,
+                "{degrees}° step {k}: {p:?}"
+            );
+            assert!(p.x <= start.x + 1e-5, "{degrees}° step {k}: {p:?}");
+        }
     }
 }
 

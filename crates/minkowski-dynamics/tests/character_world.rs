@@ -154,6 +154,71 @@ fn heightfield_walk_has_no_ghost_bumps() {
     assert!(hi - lo < 1e-3, "step lengths vary from {lo} to {hi}");
 }
 
+/// Rolling hills (a heightfield of y = 0.3 sin(0.4 x) cos(0.3 z), slopes under 12°,
+/// 129 × 129 samples 0.25 apart): walking across 60 cells the character is on the
+/// ground at every step, never below the surface (the library's contact query), and
+/// never slowed below the glide's least horizontal speed on such slopes (cos² 12° of
+/// the walking speed): an inner edge met as a wall would stop it.
+///
+/// Regression: the slide merged normals within 0.8° as one plane, so the next
+/// triangle's (0.65° off the last) was never clipped against; the character met it at
+/// time 0 in every cast and stood still at x = −4.
+#[test]
+fn rolling_heightfield_walk_is_smooth() {
+    use minkowski::query::static_dispatch;
+    let config = CharacterConfig::default();
+    let (rows, cols, cell) = (129, 129, 0.25 as Real);
+    let origin = v(-16.0, 0.0, -16.0);
+    let height = |x: Real, z: Real| 0.3 * (0.4 * x).sin() * (0.3 * z).cos();
+    let mut samples = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            let (x, z) = (origin.x + j as Real * cell, origin.z + i as Real * cell);
+            samples.push(Some(height(x, z)));
+        }
+    }
+    let field = HeightField::new(rows, cols, &samples, [cell, cell], origin).unwrap();
+    let fixed = minkowski::shape::StaticShape::from(field.clone());
+    let mut w = world();
+    w.insert_static(field, Pose::IDENTITY).unwrap();
+    let scene = WorldScene::new(&w);
+    let (x0, z0) = (-8.0, 1.1);
+    let mut ch = player(v(x0, height(x0, z0) + 1.5, z0), config);
+    let speed = 3.0;
+    let mut d = Driver::new(v(speed, 0.0, 0.0));
+    // Land first.
+    for _ in 0..30 {
+        d.step(&mut ch, &scene);
+    }
+    assert!(ch.ground().is_on_ground());
+    let slowest = speed * DT * (12.0 as Real).to_radians().cos().powi(2);
+    let me = capsule(HALF, RADIUS).into();
+    for k in 0..300 {
+        let before = ch.position();
+        let out = d.step(&mut ch, &scene);
+        assert!(out.ground.is_on_ground(), "step {k}: {:?}", out.ground);
+        let p = ch.position();
+        assert!(
+            p.x - before.x > slowest - 1e-4,
+            "step {k}: only {} along x",
+            p.x - before.x
+        );
+        let c = static_dispatch::contact(
+            &fixed,
+            &Pose::IDENTITY,
+            &me,
+            &ch.pose(),
+            &Default::default(),
+        );
+        assert!(
+            c.distance > -1e-4,
+            "step {k}: {} under the surface",
+            -c.distance
+        );
+    }
+    assert!(ch.position().x - x0 > 14.0, "{:?}", ch.position());
+}
+
 /// A platform (a box object moved every step) carries the character standing on it:
 /// horizontally by exactly its motion; rising and sinking, the character stays within
 /// the skin band above its top.

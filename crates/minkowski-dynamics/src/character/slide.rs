@@ -42,7 +42,7 @@ use minkowski::{Real, Rotation, Vector};
 
 use super::ground::{classify, SlopeClass, MIN_FACING_UP};
 use super::plane_solver::{clip_velocity, MAX_PLANES};
-use super::recovery::{pose_at, SAME_PLANE_COSINE};
+use super::recovery::pose_at;
 use super::scene::{CharacterHit, CharacterWorld};
 use super::{CharacterConfig, CharacterError, RECOVERY_FRACTION};
 
@@ -57,13 +57,25 @@ pub(crate) fn horizontal(v: Vector, up: Vector) -> Vector {
     v - up * v.dot(up)
 }
 
-/// Adds a normal to the set, unless one nearly the same is in it (at most
-/// [`MAX_PLANES`] / 2: each may bring a steep slope's wall).
+/// Two normals of the slide's plane set closer than this cosine (about 0.11°) are one
+/// plane, the newer kept: clipping by the newer leaves the motion into the older below
+/// `2e-3` of its length, and the plane solver's pairs stay well conditioned (its Gram
+/// determinant, `sin²` of the angle, stays above its floor). A coarser merge would drop
+/// a plane the motion moves into: on a terrain of slightly different triangles the
+/// character would meet the new triangle at time 0 again and again without clipping.
+pub const SLIDE_SAME_PLANE_COSINE: Real = 1.0 - 2.0e-6;
+
+/// Adds a normal to the set, replacing one nearly the same (at most [`MAX_PLANES`] / 2:
+/// each may bring a steep slope's wall).
 pub(crate) fn add_normal(normals: &mut Vec<Vector>, n: Vector) {
     let Some(n) = n.try_normalize() else {
         return;
     };
-    if normals.iter().any(|m| m.dot(n) >= SAME_PLANE_COSINE) {
+    if let Some(m) = normals
+        .iter_mut()
+        .find(|m| m.dot(n) >= SLIDE_SAME_PLANE_COSINE)
+    {
+        *m = n;
         return;
     }
     if normals.len() < MAX_PLANES / 2 {
@@ -114,7 +126,9 @@ pub fn clip(v: Vector, normals: &[Vector], config: &CharacterConfig) -> Vector {
 /// Whether `normal` is (nearly) a plane of the set and `motion` does not move into it
 /// beyond rounding.
 fn gliding_along(normal: Vector, motion: Vector, normals: &[Vector]) -> bool {
-    normals.iter().any(|n| n.dot(normal) >= SAME_PLANE_COSINE)
+    normals
+        .iter()
+        .any(|n| n.dot(normal) >= SLIDE_SAME_PLANE_COSINE)
         && normal.dot(motion) >= -GLIDE_COSINE * motion.length()
 }
 
