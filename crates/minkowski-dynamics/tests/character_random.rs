@@ -124,3 +124,63 @@ fn random_walks_never_tunnel() {
     assert!(steps > 5, "only {steps} step ups");
     assert!(landings > 6, "only {landings} landings");
 }
+
+/// Seeded random walks over rough terrain: a heightfield of random samples (0 to 1
+/// on cells 0.7 apart: walkable stretches, steep faces, steppable ledges). After every
+/// update the character is not under the surface (the library's static contact), its
+/// position is finite, and its casts stay within their bound.
+#[test]
+fn random_walks_over_rough_terrain() {
+    use minkowski::query::static_dispatch;
+    use minkowski::shape::{HeightField, StaticShape};
+    let config = CharacterConfig::default();
+    let mut steep = 0usize;
+    for seed in 0..3u64 {
+        let mut rng = Rng::new(0x7E88_A1A0 + seed);
+        let (rows, cols, cell) = (33, 33, 0.7 as Real);
+        let samples: Vec<Option<Real>> = (0..rows * cols)
+            .map(|_| Some(rng.range(0.0, 1.0) as Real))
+            .collect();
+        let origin = v(-11.2, 0.0, -11.2);
+        let field = HeightField::new(rows, cols, &samples, [cell, cell], origin).unwrap();
+        let fixed = StaticShape::from(field.clone());
+        let mut w = world();
+        w.insert_static(field, minkowski::Pose::IDENTITY).unwrap();
+        let scene = WorldScene::new(&w);
+        let mut ch = player(v(0.0, 2.5, 0.0), config);
+        let mut d = Driver::new(v(0.0, 0.0, 0.0));
+        let me = capsule(HALF, RADIUS).into();
+        for k in 0..300 {
+            if k % 30 == 0 {
+                let a = rng.range(0.0, std::f64::consts::TAU) as Real;
+                d.walk = v(a.cos(), 0.0, a.sin()) * 3.0;
+                let p = ch.position();
+                if p.x.abs() > 7.0 || p.z.abs() > 7.0 {
+                    d.walk = v(-p.x, 0.0, -p.z).normalize() * 3.0;
+                }
+            }
+            let out = d.step(&mut ch, &scene);
+            steep += matches!(
+                out.ground,
+                minkowski_dynamics::character::GroundState::OnSteepGround(_)
+            ) as usize;
+            let p = ch.position();
+            assert!(p.is_finite(), "seed {seed} step {k}");
+            assert!(out.iterations <= 64, "seed {seed} step {k}");
+            let c = static_dispatch::contact(
+                &fixed,
+                &minkowski::Pose::IDENTITY,
+                &me,
+                &ch.pose(),
+                &Default::default(),
+            );
+            assert!(
+                c.distance > -1e-3,
+                "seed {seed} step {k}: {} under the surface at {p:?}",
+                -c.distance
+            );
+        }
+    }
+    eprintln!("{steep} updates on steep ground");
+    assert!(steep > 0, "the walks never stood on steep ground");
+}

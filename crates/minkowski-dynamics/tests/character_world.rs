@@ -56,6 +56,37 @@ fn square_corner_no_jitter() {
     }
 }
 
+/// The same corner made of one compound object (two wall boxes as parts of an L): the
+/// character settles in the inner corner a radius and a skin from each part's face.
+#[test]
+fn compound_corner_settles() {
+    use minkowski::shape::Compound;
+    let config = CharacterConfig::default();
+    let mut w = world();
+    floor(&mut w);
+    // Faces at x = 0 (a box spanning x in [-1, 0]) and z = 0 (z in [-1, 0]).
+    let l_shape = Compound::new(vec![
+        (at(v(-0.5, 1.0, 2.0)), cuboid(v(0.5, 1.0, 3.0))),
+        (at(v(2.0, 1.0, -0.5)), cuboid(v(3.0, 1.0, 0.5))),
+    ])
+    .unwrap();
+    w.insert(l_shape, Pose::IDENTITY).unwrap();
+    w.update();
+    let scene = WorldScene::new(&w);
+    let y = rest_height(0.0, &config);
+    let mut ch = player(v(2.0, y, 3.0), config);
+    let mut d = Driver::new(v(-3.0, 0.0, -3.0));
+    for _ in 0..120 {
+        d.step(&mut ch, &scene);
+    }
+    let gap = RADIUS + config.skin;
+    assert!(
+        (ch.position() - v(gap, y, gap)).length() < 1e-3,
+        "{:?}",
+        ch.position()
+    );
+}
+
 /// A wedge of two vertical walls meeting at 2α (α = 10°, 15°, 30°), open towards +x:
 /// walking into it, the character's circle of radius r + skin settles on the bisector
 /// at (r + skin) / sin α from the apex; it never crosses either wall and does not jitter.

@@ -1,7 +1,7 @@
 //! Cast and slide: seed 004's mover for several planes, with step up.
 //!
 //! ```text
-//! v ← clip(v, planes touched at the start);  t ← dt
+//! v ← clip(v, walkable planes touched at the start);  t ← dt
 //! repeat at most max_iterations times:
 //!     m ← v t;  stop when ‖m‖ is below the smallest move
 //!     hit ← cast(shape, m, skin)              the first obstacle within the skin
