@@ -471,3 +471,66 @@ fn climbs_triangle_mesh_stairs() {
     }
     assert!(reached, "ended at {last:?}");
 }
+
+/// Any convex shape moves the same way: a box character (half extents 0.3, 0.8, 0.3)
+/// climbs the 0.2 stairs with its flat bottom (every landing is on a tread), and an
+/// octahedral hull walks up a 20° slope by the glide.
+#[test]
+fn other_convex_characters() {
+    use minkowski::shape::ConvexPolyhedron;
+    use minkowski_dynamics::character::Character;
+    let config = CharacterConfig::default();
+    let mut w = world();
+    floor(&mut w);
+    stairs(&mut w, 5, 0.2, 0.5);
+    let scene = WorldScene::new(&w);
+    let half = v(0.3, 0.8, 0.3);
+    let mut ch: Character<minkowski::world::Target> =
+        Character::new(cuboid(half), at(v(0.0, 0.8 + config.skin, -1.0)), config).unwrap();
+    let mut top = false;
+    for k in 0..150 {
+        let out = ch.update(&scene, v(0.0, GRAVITY * DT, 2.0), DT).unwrap();
+        assert!(out.ground.is_on_ground(), "box step {k}: {:?}", out.ground);
+        if (ch.position().y - (1.0 + 0.8 + config.skin)).abs() < 1e-3 && ch.position().z > 2.5 {
+            top = true;
+            break;
+        }
+    }
+    assert!(top, "box ended at {:?}", ch.position());
+
+    let angle = (20.0 as Real).to_radians();
+    let n = v(-angle.sin(), angle.cos(), 0.0);
+    let mut w = world();
+    w.insert_static(HalfSpace::new(n, 0.0).unwrap(), Pose::IDENTITY)
+        .unwrap();
+    let scene = WorldScene::new(&w);
+    let r = 0.4;
+    let hull = ConvexPolyhedron::new(vec![
+        v(r, 0.0, 0.0),
+        v(-r, 0.0, 0.0),
+        v(0.0, r, 0.0),
+        v(0.0, -r, 0.0),
+        v(0.0, 0.0, r),
+        v(0.0, 0.0, -r),
+    ])
+    .unwrap();
+    // The octahedron's reach along −n is its support there: r · max(|n_x|, |n_y|,
+    // |n_z|) = r cos(angle) (its bottom vertex).
+    let reach = r * angle.cos();
+    let start = v(0.0, (reach + config.skin) / n.y, 0.0);
+    let mut ch: Character<minkowski::world::Target> =
+        Character::new(minkowski::shape::Shape::from(hull), at(start), config).unwrap();
+    let walk = v(1.5, 0.0, 0.0);
+    for k in 0..60 {
+        let out = ch
+            .update(&scene, walk + v(0.0, GRAVITY * DT, 0.0), DT)
+            .unwrap();
+        assert!(out.ground.is_on_ground(), "hull step {k}");
+    }
+    let want = start + (walk - n * walk.dot(n)) * (60.0 * DT);
+    assert!(
+        (ch.position() - want).length() < 2e-3,
+        "{:?} vs {want:?}",
+        ch.position()
+    );
+}
