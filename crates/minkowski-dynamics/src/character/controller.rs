@@ -13,7 +13,8 @@ use super::plane_solver::clip_velocity;
 use super::recovery::{pose_at, recover, Recovery};
 use super::scene::{CharacterContact, CharacterWorld};
 use super::slide::{add_normal, clip, slide, SlideStart};
-use super::{CharacterConfig, CharacterError, TOUCH_BAND};
+use super::tolerance::{MIN_MOVE_FRACTION, TOUCH_BAND};
+use super::{CharacterConfig, CharacterError};
 
 /// A hit of the character on something during an update, with the push a dynamic body
 /// should receive.
@@ -256,7 +257,8 @@ impl<T: Copy + PartialEq + core::fmt::Debug> Character<T> {
             if let Some(g) = &support {
                 // Moving up faster than the ground does (a jump); a ground that sinks
                 // faster than gravity pulls is followed.
-                let rising = velocity.dot(up) > g.velocity.dot(up).max(0.0) + skin * 1.0e-3 / dt;
+                let rising =
+                    velocity.dot(up) > g.velocity.dot(up).max(0.0) + skin * MIN_MOVE_FRACTION / dt;
                 if !rising {
                     if let Some(p) = snap_down(
                         world,
@@ -376,7 +378,7 @@ fn snap_down<W: CharacterWorld>(
         }
         normals.push(h.normal);
         motion = clip_velocity(motion * (1.0 - h.toi), &normals);
-        if !(motion.dot(-config.up) > config.skin * 1.0e-3) {
+        if !(motion.dot(-config.up) > config.skin * MIN_MOVE_FRACTION) {
             return Ok(None);
         }
     }

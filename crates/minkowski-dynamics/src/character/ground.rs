@@ -3,7 +3,7 @@
 //!
 //! A normal `n` (from the obstacle towards the character) is
 //! * **walkable** when `n · up ≥ cos(max_slope)`;
-//! * **steep** when `MIN_FACING_UP < n · up < cos(max_slope)`: a slope the character
+//! * **steep** when [`MIN_FACING_UP`]` < n · up < cos(max_slope)`: a slope the character
 //!   cannot climb, which gravity slides it down;
 //! * otherwise a wall (`n · up` about 0) or a ceiling (`n · up < 0`).
 //!
@@ -13,11 +13,8 @@
 use minkowski::{Point, Real, Vector};
 
 use super::scene::CharacterContact;
+use super::tolerance::{GROUND_TIE, MIN_FACING_UP};
 use super::CharacterConfig;
-
-/// A normal with `n · up` at most this is a wall or a ceiling, not a slope (about 0.6°
-/// from vertical).
-pub const MIN_FACING_UP: Real = 0.01;
 
 /// How a plane's normal stands to `up`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +103,8 @@ pub fn find_ground<T: Copy>(
                 let (up_c, up_b) = (c.normal.dot(config.up), b.normal.dot(config.up));
                 rank(class) > rank(bc)
                     || (rank(class) == rank(bc)
-                        && (up_c > up_b + 1.0e-6
-                            || ((up_c - up_b).abs() <= 1.0e-6 && c.distance < b.distance)))
+                        && (up_c > up_b + GROUND_TIE
+                            || ((up_c - up_b).abs() <= GROUND_TIE && c.distance < b.distance)))
             }
         };
         if better {

@@ -72,6 +72,7 @@ pub mod plane_solver;
 pub mod recovery;
 pub mod scene;
 pub mod slide;
+pub mod tolerance;
 mod world_scene;
 
 pub use controller::{Character, CharacterCollision, CharacterOutput, MoveStatus};
@@ -85,20 +86,10 @@ pub use world_scene::{BodyLookup, WorldScene};
 use minkowski::query::CastError;
 use minkowski::world::WorldError;
 use minkowski::{Real, Vector};
+use tolerance::UNIT_LENGTH_TOLERANCE;
 
 #[doc(no_inline)]
 pub use minkowski::shape::Shape;
-
-/// The band, as a fraction of the skin, within which a contact beyond the skin still
-/// counts as touching (ground detection, planes kept for clipping): casts stop between
-/// the skin and the skin plus the cast's tolerance, and a character resting on a
-/// surface must keep seeing it.
-pub const TOUCH_BAND: Real = 0.5;
-
-/// Recovery starts when something is closer than this fraction of the skin (deeper
-/// than the skin allows by half of it): contacts within the skin are the casts' normal
-/// resting state and are left alone.
-pub const RECOVERY_FRACTION: Real = 0.5;
 
 /// How the character moves and what it stands on. All lengths in the world's length
 /// unit, angles in radians.
@@ -196,7 +187,7 @@ impl CharacterConfig {
                 value,
             })
         };
-        if !(self.up.is_finite() && (self.up.length() - 1.0).abs() <= 1.0e-4) {
+        if !(self.up.is_finite() && (self.up.length() - 1.0).abs() <= UNIT_LENGTH_TOLERANCE) {
             return bad("up", "a finite unit vector", self.up.length());
         }
         let max = minkowski::shape::MAX_MAGNITUDE;

@@ -50,18 +50,11 @@
 
 use minkowski::{Real, Vector};
 
+use super::tolerance::{MIN_GRAM_DETERMINANT, PLANE_TOLERANCE, UNIT_LENGTH_TOLERANCE};
+
 /// The most planes one solve takes ([`solve_planes`] refuses more): the character keeps
 /// the deepest ones.
 pub const MAX_PLANES: usize = 16;
-
-/// Relative tolerance of the plane tests: a candidate may violate a plane, or carry a
-/// negative multiplier, by this much times the problem's size (`1 + ‖t‖ + max |d_i|`).
-pub const PLANE_TOLERANCE: Real = 64.0 * Real::EPSILON;
-
-/// Below this Gram determinant (for unit normals: the squared sine of two planes' angle,
-/// and its analogue for three) an active set is treated as dependent and skipped; a
-/// smaller independent set that gives the same point is tried instead.
-const MIN_GRAM_DETERMINANT: Real = 1.0e-6;
 
 /// Cimmino steps for an infeasible set.
 const COMPROMISE_STEPS: u32 = 64;
@@ -144,7 +137,7 @@ pub enum PlaneError {
 ///
 /// # Errors
 /// [`PlaneError`] for more than [`MAX_PLANES`] planes, a normal that is not a unit
-/// vector (within `1e-3`), a non-finite offset or target.
+/// vector (within [`UNIT_LENGTH_TOLERANCE`]), a non-finite offset or target.
 pub fn solve_planes(
     target: Vector,
     planes: &[CollisionPlane],
@@ -156,7 +149,7 @@ pub fn solve_planes(
         return Err(PlaneError::BadTarget);
     }
     for (index, p) in planes.iter().enumerate() {
-        let unit = p.normal.is_finite() && (p.normal.length() - 1.0).abs() <= 1.0e-3;
+        let unit = p.normal.is_finite() && (p.normal.length() - 1.0).abs() <= UNIT_LENGTH_TOLERANCE;
         if !(unit && p.offset.is_finite()) {
             return Err(PlaneError::BadPlane { index });
         }

@@ -10,6 +10,11 @@
 //! may reach other obstacles), at most [`super::CharacterConfig::max_recovery_iterations`]
 //! times. Squeezed between opposing obstacles (no displacement satisfies both), the
 //! solver's least-squares compromise is applied and the recovery reports it.
+//!
+//! Recovery moves the character only (a dynamic body it overlaps is not pushed, and is
+//! not reported as a collision), and moves it without a cast: the contacts at the new
+//! pose are the check, so a push out of one obstacle into another is undone by the
+//! next solve, within the iteration bound.
 
 // Negated comparisons (`!(x > y)`) are meant: NaN takes the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -19,11 +24,8 @@ use minkowski::{Pose, Real, Rotation, Vector};
 
 use super::plane_solver::{solve_unchecked, CollisionPlane, PlaneStatus, MAX_PLANES};
 use super::scene::{CharacterContact, CharacterWorld};
-use super::{CharacterConfig, CharacterError, RECOVERY_FRACTION, TOUCH_BAND};
-
-/// Two normals closer than this cosine are one plane (the larger offset kept): the
-/// points of one manifold share their normal, and duplicates only slow the solver.
-pub const SAME_PLANE_COSINE: Real = 0.9999;
+use super::tolerance::{RECOVERY_FRACTION, SAME_PLANE_COSINE, TOUCH_BAND};
+use super::{CharacterConfig, CharacterError};
 
 /// What a recovery did.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -40,11 +40,14 @@
 use minkowski::query::compound::Collider;
 use minkowski::{Real, Rotation, Vector};
 
-use super::ground::{classify, SlopeClass, MIN_FACING_UP};
+use super::ground::{classify, SlopeClass};
 use super::plane_solver::{clip_velocity, MAX_PLANES};
 use super::recovery::pose_at;
 use super::scene::{CharacterHit, CharacterWorld};
-use super::{CharacterConfig, CharacterError, RECOVERY_FRACTION};
+use super::tolerance::{
+    GLIDE_COSINE, MIN_FACING_UP, MIN_MOVE_FRACTION, RECOVERY_FRACTION, SLIDE_SAME_PLANE_COSINE,
+};
+use super::{CharacterConfig, CharacterError};
 
 /// Step ups per update, at most.
 pub const MAX_STEPS_PER_UPDATE: u32 = 4;
@@ -56,14 +59,6 @@ const FORWARD_CASTS: u32 = 3;
 pub(crate) fn horizontal(v: Vector, up: Vector) -> Vector {
     v - up * v.dot(up)
 }
-
-/// Two normals of the slide's plane set closer than this cosine (about 0.11°) are one
-/// plane, the newer kept: clipping by the newer leaves the motion into the older below
-/// `2e-3` of its length, and the plane solver's pairs stay well conditioned (its Gram
-/// determinant, `sin²` of the angle, stays above its floor). A coarser merge would drop
-/// a plane the motion moves into: on a terrain of slightly different triangles the
-/// character would meet the new triangle at time 0 again and again without clipping.
-pub const SLIDE_SAME_PLANE_COSINE: Real = 1.0 - 2.0e-6;
 
 /// Adds a normal to the set, replacing one nearly the same (at most [`MAX_PLANES`] / 2:
 /// each may bring a steep slope's wall).
@@ -132,10 +127,6 @@ fn gliding_along(normal: Vector, motion: Vector, normals: &[Vector]) -> bool {
         && normal.dot(motion) >= -GLIDE_COSINE * motion.length()
 }
 
-/// The largest cosine between a motion and a plane's normal (into the plane) that still
-/// counts as gliding along it.
-const GLIDE_COSINE: Real = 1.0e-4;
-
 /// A hit met while sliding, with the character's velocity just before it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlideHit<T> {
@@ -201,8 +192,7 @@ pub fn slide<W: CharacterWorld>(
     };
     let mut t_left = dt;
     let mut steps = 0;
-    // Motions shorter than this end the slide (a thousandth of the skin).
-    let min_move = skin * 1.0e-3;
+    let min_move = skin * MIN_MOVE_FRACTION;
     while out.iterations < config.max_iterations {
         let motion = out.velocity * t_left;
         if !(motion.length() > min_move) {
