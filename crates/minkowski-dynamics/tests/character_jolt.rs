@@ -534,3 +534,40 @@ fn other_convex_characters() {
         ch.position()
     );
 }
+
+/// Jumping under a ceiling 2.2 above the floor: the head stops a skin below it, the
+/// answered velocity has lost its upward part at once (no sticking to the ceiling), and
+/// the character falls back to the floor.
+#[test]
+fn jump_into_a_ceiling() {
+    let config = CharacterConfig::default();
+    let mut w = world();
+    floor(&mut w);
+    let ceiling = 2.2;
+    w.insert_static(
+        HalfSpace::new(-Vector::Y, -ceiling).unwrap(),
+        Pose::IDENTITY,
+    )
+    .unwrap();
+    let scene = WorldScene::new(&w);
+    let rest = rest_height(0.0, &config);
+    let mut ch = player(v(0.0, rest, 0.0), config);
+    let mut d = Driver::new(v(1.0, 0.0, 0.0));
+    d.step(&mut ch, &scene);
+    d.jump = 8.0;
+    let mut top: Real = 0.0;
+    let mut hit_at = None;
+    for k in 0..120 {
+        let out = d.step(&mut ch, &scene);
+        top = top.max(ch.position().y);
+        if hit_at.is_none() && out.collisions.iter().any(|c| c.normal.y < -0.999) {
+            hit_at = Some(k);
+            assert!(out.velocity.y <= 1e-5, "step {k}: {:?}", out.velocity);
+        }
+    }
+    let head = ceiling - HALF - RADIUS - config.skin;
+    assert!(hit_at.is_some(), "never reached the ceiling");
+    assert!((top - head).abs() < 1e-4, "top {top} vs {head}");
+    assert!(ch.ground().is_on_ground());
+    assert!((ch.position().y - rest).abs() < 1e-4);
+}
