@@ -8,3 +8,5 @@
 //! otherwise.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod character;
