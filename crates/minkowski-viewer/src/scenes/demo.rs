@@ -76,7 +76,8 @@ fn seed_meshes(models: &std::path::Path) -> (Vec<Shape>, &'static str) {
 /// Builds the demo (see the module notes).
 ///
 /// # Errors
-/// [`ViewerError::Shape`] or [`ViewerError::Mesh`] if a built-in shape is refused.
+/// [`ViewerError::Shape`], [`ViewerError::Pose`] or [`ViewerError::Mesh`] if a built-in
+/// shape or pose is refused (a bug).
 pub fn build(
     options: &SceneOptions,
     store: &mut MeshStore,

@@ -243,10 +243,14 @@ impl ViewerScene for LayoutScene {
     }
 
     fn hud(&self, lines: &mut Vec<String>) {
+        let side = if self.scene.side > 0.0 {
+            format!(", in a cube of side {:.1}", self.scene.side)
+        } else {
+            String::new()
+        };
         lines.push(format!(
-            "{} objects, world side {:.1}; B: broad-phase overlay {}",
+            "{} objects{side}; B: broad-phase overlay {}",
             self.handles.len(),
-            self.scene.side,
             match (self.overlay, self.show_overlay) {
                 (Overlay::None, _) => "(none here)",
                 (_, true) => "on",
