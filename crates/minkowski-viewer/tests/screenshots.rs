@@ -25,6 +25,13 @@ impl Drop for Xvfb {
     }
 }
 
+/// Writes to the process's stderr directly: the test harness captures `eprintln!` of
+/// passing tests, and a skip must be seen.
+fn loud(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 fn start_xvfb(test: &str) -> Option<Xvfb> {
@@ -48,7 +55,7 @@ fn start_xvfb(test: &str) -> Option<Xvfb> {
             .stderr(Stdio::null())
             .spawn();
         let Ok(mut child) = child else {
-            eprintln!("!!! SKIPPED {test}: Xvfb is not installed (apt-get install xvfb)");
+            loud(&format!("!!! SKIPPED {test}: Xvfb is not installed (apt-get install xvfb)"));
             return None;
         };
         let socket = format!("/tmp/.X11-unix/X{n}");
@@ -68,7 +75,7 @@ fn start_xvfb(test: &str) -> Option<Xvfb> {
         let _ = child.kill();
         let _ = child.wait();
     }
-    eprintln!("!!! SKIPPED {test}: no X server could be started (Xvfb failed)");
+    loud(&format!("!!! SKIPPED {test}: no X server could be started (Xvfb failed)"));
     None
 }
 
