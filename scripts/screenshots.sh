@@ -31,7 +31,9 @@ times="$out/frame-times.md"
     echo "# Viewer frame times"
     echo
     echo "Software rendering (Xvfb, Mesa llvmpipe), 960 × 600, release build, \`scripts/screenshots.sh\`"
-    echo "on $(nproc) cores; median over each script's frames (the first tenth left out)."
+    echo "on $(nproc) cores; median over each script's frames (the first tenth left out). \\`update\\`: the"
+    echo "scene's simulation (broad + narrow phase, the player's casts); \\`draw\\`: lighting the triangles"
+    echo "and handing them to GL; the rest of each frame is Mesa's software rasteriser and the swap."
     echo
     echo '```'
 } > "$times"
@@ -41,7 +43,7 @@ for script in demo demo-ghost seed000 crowd crowd-tree; do
     [ "$script" = demo-ghost ] && scene=demo
     echo "screenshots.sh: $script" >&2
     (cd "$out" && DISPLAY=":$display" "$bin" --scene "$scene" --script "$scripts_dir/$script.txt" --report) \
-        | tee -a "$times"
+        | sed "s/^/$script: /" | tee -a "$times"
 done
 echo '```' >> "$times"
 echo "screenshots.sh: wrote $out/*.png and $times" >&2
