@@ -31,8 +31,8 @@ times="$out/frame-times.md"
     echo "# Viewer frame times"
     echo
     echo "Software rendering (Xvfb, Mesa llvmpipe), 960 × 600, release build, \`scripts/screenshots.sh\`"
-    echo "on $(nproc) cores; median over each script's frames (the first tenth left out). \\`update\\`: the"
-    echo "scene's simulation (broad + narrow phase, the player's casts); \\`draw\\`: lighting the triangles"
+    echo "on $(nproc) cores; median over each script's frames (the first tenth left out). \`update\`: the"
+    echo "scene's simulation (broad + narrow phase, the player's casts); \`draw\`: lighting the triangles"
     echo "and handing them to GL; the rest of each frame is Mesa's software rasteriser and the swap."
     echo
     echo '```'
