@@ -55,7 +55,9 @@ fn start_xvfb(test: &str) -> Option<Xvfb> {
             .stderr(Stdio::null())
             .spawn();
         let Ok(mut child) = child else {
-            loud(&format!("!!! SKIPPED {test}: Xvfb is not installed (apt-get install xvfb)"));
+            loud(&format!(
+                "!!! SKIPPED {test}: Xvfb is not installed (apt-get install xvfb)"
+            ));
             return None;
         };
         let socket = format!("/tmp/.X11-unix/X{n}");
@@ -75,7 +77,9 @@ fn start_xvfb(test: &str) -> Option<Xvfb> {
         let _ = child.kill();
         let _ = child.wait();
     }
-    loud(&format!("!!! SKIPPED {test}: no X server could be started (Xvfb failed)"));
+    loud(&format!(
+        "!!! SKIPPED {test}: no X server could be started (Xvfb failed)"
+    ));
     None
 }
 
