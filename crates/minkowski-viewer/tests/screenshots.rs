@@ -359,3 +359,35 @@ fn a_bad_script_is_refused_with_its_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Space pauses: with Up held, the player's silhouette does not move while paused; N
+/// steps one frame (a small move), and Space again resumes (a large one).
+#[test]
+fn space_pauses_and_n_steps() {
+    let test = "pause_step";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "demo",
+        "0 press Space\n0..60 hold Up\n1 shot a.png\n30 shot b.png\n31 press N\n32 shot c.png\n\
+         33 press Space\n60 shot d.png\n",
+        &[],
+    );
+    // The lowest row of the player (its near edge): it rises on screen as it moves away.
+    let front = |name: &str| {
+        let m = Image::load(&dir.join(name)).mask(blue);
+        assert!(m.len() > 1000, "{name}: the player is drawn");
+        m.iter().map(|p| p.1).max().unwrap_or(0)
+    };
+    let (a, b, c, d) = (
+        front("a.png"),
+        front("b.png"),
+        front("c.png"),
+        front("d.png"),
+    );
+    assert_eq!(a, b, "paused: the player stays");
+    assert!(c < b && b - c <= 3, "one step: {b} -> {c}");
+    assert!(d + 10 < c, "resumed: {c} -> {d}");
+}
