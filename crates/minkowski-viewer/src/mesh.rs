@@ -21,7 +21,7 @@ use crate::ViewerError;
 pub enum Detail {
     /// 400 support directions: for a handful of shapes seen up close.
     Fine,
-    /// 40 support directions, and seed meshes replaced by the same sampling: for
+    /// 24 support directions, and seed meshes replaced by the same sampling: for
     /// scenes of 10^4 objects.
     Coarse,
 }
@@ -30,7 +30,7 @@ impl Detail {
     fn directions(self) -> usize {
         match self {
             Detail::Fine => 400,
-            Detail::Coarse => 40,
+            Detail::Coarse => 24,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! dynamic-tree broad phase. Objects in contact take the collision colour; in the
 //! forced-overlap layout every contact's normal is drawn at its point on A.
 //!
-//! The grid scene draws the level-0 cells (side = the world's cell size, twice the
+//! Both draw their overlay for the objects meeting the slab |y| ≤ [`SLAB`] only (all
+//! 10^4 would hide the scene). The grid scene draws the level-0 cells (side = the world's cell size, twice the
 //! mean object size as in `minkowski scene`) that some object's box overlaps — the cells
 //! the grid files objects under; the tree scene draws each object's box, the tree's
 //! leaves before their fat margin (the world does not expose the tree's inner nodes).
@@ -20,6 +21,10 @@ use super::{
 use crate::mesh::{Detail, MeshId, MeshStore};
 use crate::script::{FrameInput, Key};
 use crate::ViewerError;
+
+/// Half thickness of the horizontal slab whose objects' cells or boxes are drawn
+/// (length units).
+pub const SLAB: Real = 1.0;
 
 /// What the scene draws of its broad phase.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,7 +99,7 @@ fn crowd(
     };
     let l = scene.side.max(4.0);
     let camera = CameraStart {
-        position: Vector::new(0.35 * l, 0.55 * l, 1.25 * l),
+        position: Vector::new(0.4 * l, 0.75 * l, 1.45 * l),
         target: Vector::ZERO,
     };
     let s = LayoutScene::new(scene, kind, overlay, false, camera, Detail::Coarse, store)?;
@@ -249,7 +254,7 @@ impl ViewerScene for LayoutScene {
             String::new()
         };
         lines.push(format!(
-            "{} objects{side}; B: broad-phase overlay {}",
+            "{} objects{side}; B: broad-phase overlay (objects meeting |y| <= {SLAB}) {}",
             self.handles.len(),
             match (self.overlay, self.show_overlay) {
                 (Overlay::None, _) => "(none here)",
