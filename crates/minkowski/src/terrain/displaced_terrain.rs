@@ -42,6 +42,28 @@
 //! ends at the boundary of its base mesh, as a heightfield ends at its edges). Where
 //! prisms overlap (skewed or converging directions), a point below the surface in any
 //! triangle is in the terrain.
+//!
+//! ```
+//! use minkowski::terrain::{DisplacedTerrain, DisplacementMap, QuadFrame, QuadLayout};
+//! use minkowski::Vector;
+//!
+//! // One quad of 2 × 2 cells, 1 m each, flat, directions up; a bump of 0.5 in the middle.
+//! let mut d = vec![0.0; 9];
+//! d[4] = 0.5; // node (1, 1)
+//! let map = DisplacementMap::new(3, 3, d).unwrap();
+//! let layout = QuadLayout::uniform(2, 2, 2).unwrap();
+//! let corners = layout.quads()[0].corners();
+//! let frame = QuadFrame {
+//!     p: corners.map(|[i, j]| Vector::new(i as _, 0.0, j as _)),
+//!     n: [Vector::Y; 4],
+//! };
+//! let terrain = DisplacedTerrain::new(map, layout, vec![frame]).unwrap();
+//! // The node (1, 1) is lifted: its cell patches meet at (1, 0.5, 1).
+//! assert_eq!(terrain.cell_patch(0, 0).unwrap().p11, Vector::new(1.0, 0.5, 1.0));
+//! assert!(terrain.contains(Vector::new(1.0, 0.4, 1.0)).unwrap());
+//! assert!(!terrain.contains(Vector::new(1.0, 0.6, 1.0)).unwrap());
+//! assert!(!terrain.contains(Vector::new(5.0, -1.0, 1.0)).unwrap()); // outside the footprint
+//! ```
 
 use super::backward_projection::{backward_project, BackProjectError, BackProjectionMethod};
 use super::base_triangle::{BaseTriangle, BaseTriangleError};

@@ -33,11 +33,21 @@ use crate::shape::MAX_MAGNITUDE;
 /// stay exact integers in `f32` arithmetic far beyond it.
 pub const MAX_MAP_SIDE: usize = 65_536;
 
+/// The most samples of a [`DisplacementMap`] in all (2²⁶, an 8192² map: 256 MiB of
+/// `f32`), checked before a PNG's pixels are allocated, so that a file announcing a huge
+/// image is refused instead of exhausting memory. The thesis's whole world is 64 × 64
+/// patches of at most 64² cells (§3.5.1), 4096² samples.
+pub const MAX_MAP_SAMPLES: usize = 1 << 26;
+
 /// Why a [`DisplacementMap`] could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DisplacementMapError {
-    /// A side has fewer than 2 samples (no cell) or more than [`MAX_MAP_SIDE`].
-    #[error("displacement map must have 2..={max} samples per side, got {width} x {height}")]
+    /// A side has fewer than 2 samples (no cell) or more than [`MAX_MAP_SIDE`], or the
+    /// map has more than [`MAX_MAP_SAMPLES`] samples.
+    #[error(
+        "displacement map must have 2..={max} samples per side and at most {MAX_MAP_SAMPLES} \
+         in all, got {width} x {height}"
+    )]
     BadSize {
         /// Samples per row.
         width: usize,
@@ -107,6 +117,18 @@ pub struct DisplacementMap {
     values: Vec<Real>,
 }
 
+fn check_size(width: usize, height: usize) -> Result<(), DisplacementMapError> {
+    let side = 2..=MAX_MAP_SIDE;
+    if !side.contains(&width) || !side.contains(&height) || width * height > MAX_MAP_SAMPLES {
+        return Err(DisplacementMapError::BadSize {
+            width,
+            height,
+            max: MAX_MAP_SIDE,
+        });
+    }
+    Ok(())
+}
+
 impl DisplacementMap {
     /// A map of `width × height` samples from `values`, row by row (sample `(i, j)` at
     /// `values[j * width + i]`), each a displacement relative to the projection
@@ -120,13 +142,7 @@ impl DisplacementMap {
         height: usize,
         values: Vec<Real>,
     ) -> Result<Self, DisplacementMapError> {
-        if !(2..=MAX_MAP_SIDE).contains(&width) || !(2..=MAX_MAP_SIDE).contains(&height) {
-            return Err(DisplacementMapError::BadSize {
-                width,
-                height,
-                max: MAX_MAP_SIDE,
-            });
-        }
+        check_size(width, height)?;
         let expected = width * height;
         if values.len() != expected {
             return Err(DisplacementMapError::LengthMismatch {
@@ -207,13 +223,7 @@ impl DisplacementMap {
                 bits: info.bit_depth as u8,
             });
         }
-        if !(2..=MAX_MAP_SIDE).contains(&width) || !(2..=MAX_MAP_SIDE).contains(&height) {
-            return Err(DisplacementMapError::BadSize {
-                width,
-                height,
-                max: MAX_MAP_SIDE,
-            });
-        }
+        check_size(width, height)?;
         let size = reader
             .output_buffer_size()
             .ok_or_else(|| DisplacementMapError::Image {

@@ -74,7 +74,7 @@ pub use bounding_triangles::{bounding_triangles, BoundingTriangles};
 pub use displaced_terrain::{
     DisplacedTerrain, DisplacedTerrainError, PointLocation, QuadFrame, TerrainTriangle,
 };
-pub use displacement_map::{DisplacementMap, DisplacementMapError, MAX_MAP_SIDE};
+pub use displacement_map::{DisplacementMap, DisplacementMapError, MAX_MAP_SAMPLES, MAX_MAP_SIDE};
 pub use early_out::{EarlyOutPlanes, PlaneSide};
 pub use quad_layout::{Quad, QuadLayout, QuadLayoutError, QUAD_SIZES};
 pub use synthetic::{

@@ -72,8 +72,12 @@ impl Quad {
 /// Why a [`QuadLayout`] is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QuadLayoutError {
-    /// The area is empty, has an odd side, or is larger than the map limit.
-    #[error("quad layout area must be positive even numbers of cells <= {max}, got {cells_s} x {cells_t}")]
+    /// The area is empty, has an odd side, a side above the map limit, or more cells
+    /// than [`crate::terrain::MAX_MAP_SAMPLES`].
+    #[error(
+        "quad layout area must be positive even numbers of cells <= {max} (and at most \
+         2^26 cells), got {cells_s} x {cells_t}"
+    )]
     BadArea {
         /// Cells along `s`.
         cells_s: u32,
