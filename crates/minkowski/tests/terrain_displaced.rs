@@ -560,6 +560,15 @@ fn patch_nodes_reproduce_forward_projected_samples_exactly() {
                     }
                 }
             }
+            // The quad's cells are its two triangles' cells, the diagonal's in both.
+            let cells = terrain.quad_cells(qi);
+            assert_eq!(cells.len(), (q.size * q.size) as usize);
+            let (t0, t1) = (
+                terrain.triangle_cells(2 * qi),
+                terrain.triangle_cells(2 * qi + 1),
+            );
+            assert_eq!(t0.len() + t1.len(), cells.len() + q.size as usize);
+            assert!(cells.iter().all(|c| t0.contains(c) || t1.contains(c)));
             for j in q.t..q.t + q.size {
                 for i in q.s..q.s + q.size {
                     let patch = terrain.cell_patch(i, j).unwrap();

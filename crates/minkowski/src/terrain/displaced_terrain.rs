@@ -380,6 +380,17 @@ impl DisplacedTerrain {
         cells
     }
 
+    /// The cells of quad `quad` (its `size²` patches, row by row). Empty for an index out
+    /// of range.
+    pub fn quad_cells(&self, quad: usize) -> Vec<[u32; 2]> {
+        let Some(q) = self.layout.quads().get(quad) else {
+            return Vec::new();
+        };
+        (q.t..q.t + q.size)
+            .flat_map(|j| (q.s..q.s + q.size).map(move |i| [i, j]))
+            .collect()
+    }
+
     /// Where `point` (world frame) is with respect to triangle `triangle` alone: `None`
     /// when its backward projection (alpha plane) is not a converged solution inside the
     /// triangle, or the point is too far from it to be projected (see
