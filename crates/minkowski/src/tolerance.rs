@@ -273,6 +273,26 @@ pub const BFGS_MAX_BACKTRACKS: u32 = 60;
 /// taken when `f(x + a p) ≤ f(x) + c a ∇f·p`.
 pub const BFGS_ARMIJO: Real = 1e-4;
 
+/// How far the early-out planes of a displaced-terrain base triangle
+/// ([`crate::terrain::EarlyOutPlanes`]) are moved outward, relative to the problem's
+/// scale (the largest of `P0`'s largest coordinate, the distances of the triangle's
+/// forward-projected nodes from `P0`, and the planes' heights): `64 ε`. The heights they bound are computed with a few
+/// roundings each (a forward projection, a dot product); moving the planes by this keeps
+/// every surface point computed by the library between them.
+pub const EARLY_OUT_SLACK: Real = 64.0 * EPSILON;
+
+/// The relative precision to which the synthetic terrain generator
+/// ([`crate::terrain::synthetic`]) ray-casts its analytic surface: a crossing is
+/// bisected until its bracket (in units of the displacement `d`) is below this times
+/// the larger of `|d|` and 1. `1e-6` in f32 builds is below their rounding (the bisection then stops
+/// when the midpoint no longer moves); `1e-12` in f64 builds.
+#[cfg(not(minkowski_f64))]
+pub const SYNTHETIC_RAY_TOLERANCE: Real = 1e-6;
+/// The relative precision of the synthetic generator's ray casts (see the f32 build's
+/// documentation): `1e-12`.
+#[cfg(minkowski_f64)]
+pub const SYNTHETIC_RAY_TOLERANCE: Real = 1e-12;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,14 @@
 //!   when there are several, or none inside, is in [`backward_projection`]'s notes.
 //! * [`aligned_plane`], [`aligned_projection`], [`alpha_plane`]: each method's
 //!   derivation, and where it departs from the thesis.
+//! * [`DisplacedTerrain`]: a [`DisplacementMap`] (arrays or 16-bit PNG) read through
+//!   base triangles organised by a [`QuadLayout`] (§3.5.1); forward projection, the
+//!   surface as [`BilinearPatch`]es (Eq 3.5), and the point-in-terrain test (§2.4.2).
+//! * Bounds: [`EarlyOutPlanes`] per base triangle (Alg 6, [`early_out`]), and the
+//!   [`bounding_triangles()`] of a bilinear patch (§3.4.2); a [`BilinearPatch`] is a
+//!   support map (its tetrahedron) for GJK.
+//! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
+//!   skewed directions, its displacement map filled by ray casting an analytic surface.
 //!
 //! Which method: the alpha plane is exact (to rounding) wherever a solution exists and
 //! says `inside: false` where none does inside the triangle; BFGS usually agrees but is
@@ -47,10 +55,28 @@ pub mod aligned_projection;
 pub mod alpha_plane;
 pub mod backward_projection;
 mod base_triangle;
+pub mod bilinear_patch;
+pub mod bounding_triangles;
 mod cubic;
+pub mod displaced_terrain;
+pub mod displacement_map;
+pub mod early_out;
+pub mod quad_layout;
+pub mod synthetic;
 
 #[doc(inline)]
 pub use backward_projection::{
     backward_project, BackProjectError, BackProjection, BackProjectionMethod, BackProjectionStatus,
 };
 pub use base_triangle::{BaseTriangle, BaseTriangleError};
+pub use bilinear_patch::BilinearPatch;
+pub use bounding_triangles::{bounding_triangles, BoundingTriangles};
+pub use displaced_terrain::{
+    DisplacedTerrain, DisplacedTerrainError, PointLocation, QuadFrame, TerrainTriangle,
+};
+pub use displacement_map::{DisplacementMap, DisplacementMapError, MAX_MAP_SAMPLES, MAX_MAP_SIDE};
+pub use early_out::{EarlyOutPlanes, PlaneSide};
+pub use quad_layout::{Quad, QuadLayout, QuadLayoutError, QUAD_SIZES};
+pub use synthetic::{
+    SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, SyntheticTerrainError,
+};
