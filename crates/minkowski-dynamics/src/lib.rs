@@ -8,3 +8,18 @@
 //! otherwise.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod body;
+pub mod contact_cache;
+pub mod contact_manifold;
+pub mod hash;
+pub mod integrate;
+pub mod island;
+pub mod mass_properties;
+pub mod solver;
+pub mod world;
+
+pub use body::{Body, BodyDesc, BodyError, BodyKind};
+pub use mass_properties::{MassError, MassProperties};
+pub use solver::SolverSettings;
+pub use world::{BodyId, StepStats, World, WorldError, WorldSettings};

@@ -1,0 +1,64 @@
+//! Persistent contacts: the impulses of last step's contact points, found again by
+//! feature id for warm starting.
+//!
+//! The library's manifolds name each point by the pair of features that made it
+//! ([`minkowski::query::ManifoldPoint::feature`]); while the same features touch, the id
+//! stays the same from one step to the next. The cache keys each pair of bodies (or body
+//! and static geometry) and, inside it, the pieces that touched; a new point whose id
+//! matches an old point of the same key starts from that point's normal and friction
+//! impulses (warm starting, Catto 2005); the friction impulse is re-expressed in the new
+//! tangent basis through its world vector, so that a turning normal keeps it.
+
+use minkowski::{Real, Vector};
+use std::collections::HashMap;
+
+/// A pair of bodies and the pieces that touched: `(a, b, piece_a, piece_b)`, where `a`
+/// is a body index or `STATIC_BASE + k` for static geometry `k`.
+pub type PairKey = (u32, u32, u32, u32);
+
+/// The offset of static geometry indices in a [`PairKey`].
+pub const STATIC_BASE: u32 = 0x8000_0000;
+
+/// What a contact point keeps between steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CachedPoint {
+    /// The feature id.
+    pub feature: u32,
+    /// Normal impulse (mass·length/s per substep).
+    pub normal_impulse: Real,
+    /// Friction impulse as a world vector.
+    pub tangent_impulse: Vector,
+}
+
+/// The cache of one step, read by the next.
+#[derive(Debug, Clone, Default)]
+pub struct ContactCache {
+    map: HashMap<PairKey, Vec<CachedPoint>>,
+}
+
+impl ContactCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Stores the points of one key (replacing any).
+    pub fn insert(&mut self, key: PairKey, points: Vec<CachedPoint>) {
+        self.map.insert(key, points);
+    }
+    /// The cached point of `key` with feature id `feature`, if any.
+    pub fn find(&self, key: &PairKey, feature: u32) -> Option<&CachedPoint> {
+        self.map.get(key)?.iter().find(|p| p.feature == feature)
+    }
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+}
