@@ -388,7 +388,17 @@ impl World {
                 let key = (pair.a, pair.b, pm.piece_a, pm.piece_b);
                 let m = &pm.manifold;
                 let normal = m.normal;
-                let tangents = tangent_basis(normal);
+                // The first tangent along the slip at the manifold's first point when the
+                // pair slides (so that the coupled clamp acts along the slip), else any.
+                let slip = m.points().first().map_or(Vector::ZERO, |p| {
+                    let va = if ia == ground { Vector::ZERO } else { self.bodies[ia].velocity_at(p.point_a) };
+                    let dv = bb.velocity_at(p.point_b) - va;
+                    dv - normal * normal.dot(dv)
+                });
+                let tangents = match slip.try_normalize() {
+                    Some(t1) if slip.length() > s.sleep_linear_velocity * 0.1 => [t1, normal.cross(t1)],
+                    _ => tangent_basis(normal),
+                };
                 let mut c = ContactConstraint {
                     a: ia,
                     b: ib,
