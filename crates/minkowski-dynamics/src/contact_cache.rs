@@ -7,7 +7,10 @@
 //! and static geometry) and, inside it, the pieces that touched; a new point whose id
 //! matches an old point of the same key starts from that point's normal and friction
 //! impulses (warm starting, Catto 2005); the friction impulse is re-expressed in the new
-//! tangent basis through its world vector, so that a turning normal keeps it.
+//! tangent basis through its world vector, so that a turning normal keeps it. When no
+//! id matches (the manifold's reduction or the reference face changed), the old point
+//! nearest in body B's frame within a tolerance is taken instead (as Jolt and rapier
+//! match by position).
 
 use minkowski::{Real, Vector};
 use std::collections::HashMap;
@@ -28,6 +31,9 @@ pub struct CachedPoint {
     pub normal_impulse: Real,
     /// Friction impulse as a world vector.
     pub tangent_impulse: Vector,
+    /// The point in body B's frame (from its centre of mass), for matching by position
+    /// when the feature ids changed.
+    pub local_b: Vector,
 }
 
 /// The cache of one step, read by the next.
@@ -45,9 +51,24 @@ impl ContactCache {
     pub fn insert(&mut self, key: PairKey, points: Vec<CachedPoint>) {
         self.map.insert(key, points);
     }
-    /// The cached point of `key` with feature id `feature`, if any.
-    pub fn find(&self, key: &PairKey, feature: u32) -> Option<&CachedPoint> {
-        self.map.get(key)?.iter().find(|p| p.feature == feature)
+    /// The cached point of `key` with feature id `feature`, else the one nearest to
+    /// `local_b` (body B's frame) within `tolerance` (length), if any.
+    pub fn find(
+        &self,
+        key: &PairKey,
+        feature: u32,
+        local_b: Vector,
+        tolerance: Real,
+    ) -> Option<&CachedPoint> {
+        let points = self.map.get(key)?;
+        points.iter().find(|p| p.feature == feature).or_else(|| {
+            points
+                .iter()
+                .map(|p| (p, (p.local_b - local_b).length_squared()))
+                .filter(|(_, d)| *d <= tolerance * tolerance)
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .map(|(p, _)| p)
+        })
     }
     /// The number of keys.
     pub fn len(&self) -> usize {

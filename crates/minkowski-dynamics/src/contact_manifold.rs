@@ -14,10 +14,46 @@
 //! `World::step`).
 
 use minkowski::query::compound::Collider;
-use minkowski::query::{manifold, static_dispatch, Manifold, QueryOptions};
+use minkowski::query::{contact, manifold, static_dispatch, ManifoldPoint, QueryOptions};
+use minkowski::Vector;
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::Pose;
 use minkowski::Real;
+
+/// A contact manifold as the solver takes it: a unit normal from A to B (world) and up
+/// to four point pairs (`point_b − point_a = distance · normal`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactManifold {
+    /// Unit normal from A towards B (world).
+    pub normal: Vector,
+    points: [ManifoldPoint; 4],
+    len: usize,
+}
+
+impl ContactManifold {
+    /// From the library's manifold (its first four points).
+    pub fn from_manifold(m: &minkowski::query::Manifold) -> Self {
+        let mut out = ContactManifold {
+            normal: m.normal,
+            points: [ManifoldPoint {
+                point_a: Vector::ZERO,
+                point_b: Vector::ZERO,
+                distance: 0.0,
+                feature: 0,
+            }; 4],
+            len: 0,
+        };
+        for p in m.points().iter().take(4) {
+            out.points[out.len] = *p;
+            out.len += 1;
+        }
+        out
+    }
+    /// The point pairs, the deepest first.
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..self.len]
+    }
+}
 
 /// A manifold of a pair, with which piece of each collider made it (0 for a convex
 /// collider; the part index of a compound; the region index against static geometry).
@@ -28,8 +64,12 @@ pub struct PairManifold {
     /// Piece of B.
     pub piece_b: u32,
     /// The manifold (world frame, normal from A to B).
-    pub manifold: Manifold,
+    pub manifold: ContactManifold,
 }
+
+/// A manifold deeper than this fraction of the smaller shape's bounding radius is checked
+/// against the contact query (see [`body_pair`]).
+pub const DEEP_CHECK_FRACTION: Real = 0.1;
 
 /// The convex pieces of a collider and their world poses.
 fn pieces<'a>(c: &'a Collider, pose: &Pose) -> Vec<(u32, &'a Shape, Pose)> {
@@ -46,6 +86,15 @@ fn pieces<'a>(c: &'a Collider, pose: &Pose) -> Vec<(u32, &'a Shape, Pose)> {
 
 /// The manifolds of two colliders at their world poses within `margin` (length ≥ 0):
 /// one per pair of convex pieces that comes that close, in piece order; empty when none.
+///
+/// A guard against a wrong manifold: two boxes side by side a few units in the last
+/// place apart, slightly turned, can get from [`manifold`] a face normal at right angles
+/// to the true one and points a whole box deep (the contact's normal between such nearly
+/// touching edges is noise, and the manifold's feature search follows it). A manifold
+/// deeper than [`DEEP_CHECK_FRACTION`] of the smaller piece's bounding radius is therefore
+/// checked against [`contact`]: when the contact's certified upper bound on the signed
+/// distance is shallower than half the manifold's depth, the contact's single point
+/// replaces the manifold.
 pub fn body_pair(
     a: &Collider,
     pose_a: &Pose,
@@ -63,13 +112,32 @@ pub fn body_pair(
                 continue;
             }
             let m = manifold(sa, qa, sb, qb, margin);
-            if !m.is_empty() {
-                out.push(PairManifold {
-                    piece_a: *ia,
-                    piece_b: *ib,
-                    manifold: m,
-                });
+            let Some(deepest) = m.points().first().map(|p| p.distance) else {
+                continue;
+            };
+            let mut cm = ContactManifold::from_manifold(&m);
+            let size = sa.bounding_radius().min(sb.bounding_radius());
+            if deepest < -DEEP_CHECK_FRACTION * size {
+                let c = contact(sa, qa, sb, qb);
+                if c.upper_bound > 0.5 * deepest {
+                    if c.distance > margin {
+                        continue;
+                    }
+                    cm.normal = c.normal;
+                    cm.points[0] = ManifoldPoint {
+                        point_a: c.point_a,
+                        point_b: c.point_b,
+                        distance: c.distance,
+                        feature: u32::MAX,
+                    };
+                    cm.len = 1;
+                }
             }
+            out.push(PairManifold {
+                piece_a: *ia,
+                piece_b: *ib,
+                manifold: cm,
+            });
         }
     }
     out
@@ -90,7 +158,7 @@ pub fn static_pair(
         .map(|(i, m)| PairManifold {
             piece_a: i as u32,
             piece_b: 0,
-            manifold: m,
+            manifold: ContactManifold::from_manifold(&m),
         })
         .collect()
 }

@@ -16,6 +16,7 @@ pub mod hash;
 pub mod integrate;
 pub mod island;
 pub mod mass_properties;
+pub mod scenes;
 pub mod solver;
 pub mod world;
 

@@ -77,8 +77,8 @@ impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
             substeps: 4,
-            relax_iterations: 1,
-            contact_hertz: 30.0,
+            relax_iterations: 2,
+            contact_hertz: 60.0,
             contact_damping_ratio: 10.0,
             contact_push_max_velocity: 3.0,
             restitution_threshold: 1.0,
@@ -269,12 +269,13 @@ pub(crate) fn solve(
     settings: &SolverSettings,
     inv_h: Real,
     use_bias: bool,
+    reverse: bool,
 ) {
     for c in constraints.iter_mut() {
         let (ia, ib) = (c.a, c.b);
         let n = c.normal;
-        let mut total_normal = 0.0;
-        for k in 0..c.len {
+        for j in 0..c.len {
+            let k = if reverse { c.len - 1 - j } else { j };
             let (a, b) = (bodies[ia], bodies[ib]);
             let p = &mut c.points[k];
             // Current separation from the bodies' motion since the step's start.
@@ -300,12 +301,11 @@ pub(crate) fn solve(
             let imp = new - p.normal_impulse;
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(imp);
-            total_normal += new;
             let (ra, rb) = (p.r_a, p.r_b);
             apply(bodies, ia, ib, ra, rb, n * imp);
         }
-        let _ = total_normal;
-        for k in 0..c.len {
+        for j in 0..c.len {
+            let k = if reverse { c.len - 1 - j } else { j };
             let (a, b) = (bodies[ia], bodies[ib]);
             let p = &mut c.points[k];
             let dv = (b.v + b.w.cross(p.r_b)) - (a.v + a.w.cross(p.r_a));
@@ -397,13 +397,19 @@ pub(crate) fn step(
     let h = dt / n as Real;
     let inv_h = 1.0 / h;
     prepare(bodies, constraints, settings, h);
+    // The points of a manifold are visited forwards and backwards in turn (symmetric
+    // Gauss–Seidel), so that a new resting contact does not turn its body towards the
+    // point solved first.
+    let mut reverse = false;
     for _ in 0..n {
         integrate_velocities(bodies, gravity, h, settings.gyroscopic);
         warm_start(bodies, constraints);
-        solve(bodies, constraints, settings, inv_h, true);
+        solve(bodies, constraints, settings, inv_h, true, reverse);
+        reverse = !reverse;
         integrate_positions(bodies, h);
         for _ in 0..settings.relax_iterations {
-            solve(bodies, constraints, settings, inv_h, false);
+            solve(bodies, constraints, settings, inv_h, false, reverse);
+            reverse = !reverse;
         }
     }
     restitution(bodies, constraints, settings.restitution_threshold);

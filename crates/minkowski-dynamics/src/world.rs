@@ -410,7 +410,7 @@ impl World {
                     len: 0,
                     soft: Softness::new(0.0, 0.0, 1.0),
                 };
-                for mp in m.points().iter().take(4) {
+                for mp in m.points() {
                     stats.max_penetration = stats.max_penetration.max(-mp.distance);
                     let mid = 0.5 * (mp.point_a + mp.point_b);
                     let r_a = mid - center_a;
@@ -422,7 +422,8 @@ impl World {
                         feature: mp.feature,
                         ..ConstraintPoint::default()
                     };
-                    if let Some(old) = self.cache.find(&key, mp.feature) {
+                    let local_b = bb.rotation.inverse() * r_b;
+                    if let Some(old) = self.cache.find(&key, mp.feature, local_b, 2.0 * s.speculative_distance) {
                         p.normal_impulse = old.normal_impulse;
                         p.tangent_impulse = [
                             old.tangent_impulse.dot(tangents[0]),
@@ -462,6 +463,7 @@ impl World {
                     normal_impulse: p.normal_impulse,
                     tangent_impulse: c.tangents[0] * p.tangent_impulse[0]
                         + c.tangents[1] * p.tangent_impulse[1],
+                    local_b: p.local_b,
                 })
                 .collect();
             cache.insert(*key, pts);
