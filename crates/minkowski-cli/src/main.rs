@@ -37,7 +37,8 @@ Collision queries, convex hulls and a timed collision world, from the command li
 
 `query` and `hull` read JSON Lines (one request object per line, from FILE or standard
 input) and write one JSON answer per line to standard output, in the same order; `scene`
-times the collision world on a moving scene. `minkowski help COMMAND` documents each
+times the collision world on a moving scene; `sim` runs a named rigid-body scene of
+minkowski-dynamics. `minkowski help COMMAND` documents each
 command's input, output and flags.";
 
 #[derive(Parser)]

@@ -58,6 +58,9 @@ pub struct SimCli {
     /// One JSON object per step, then a summary object.
     #[arg(long)]
     pub json: bool,
+    /// Keep every body awake (for timing the solver on a settled scene).
+    #[arg(long)]
+    pub no_sleep: bool,
 }
 
 /// Runs the scene and writes the report to `out`.
@@ -66,10 +69,16 @@ pub struct SimCli {
 /// A message for an unknown scene, a failed step or a failed write.
 pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     let mut scene = scenes::build(&args.scene, args.threads).map_err(|e| e.to_string())?;
+    scene.world.settings.enable_sleep = !args.no_sleep;
     let mut times = Vec::with_capacity(args.steps);
     let mut max_pen: Real = 0.0;
     let mut asleep_at: Option<u64> = None;
-    let dynamic = scene.world.bodies().iter().filter(|b| b.is_dynamic()).count();
+    let dynamic = scene
+        .world
+        .bodies()
+        .iter()
+        .filter(|b| b.is_dynamic())
+        .count();
     for _ in 0..args.steps {
         scene.before_step();
         let t0 = Instant::now();

@@ -69,7 +69,12 @@ impl BodyDesc {
     }
 
     /// A kinematic body at `pose` moving at the given velocities.
-    pub fn kinematic(collider: impl Into<Collider>, pose: Pose, linear: Vector, angular: Vector) -> Self {
+    pub fn kinematic(
+        collider: impl Into<Collider>,
+        pose: Pose,
+        linear: Vector,
+        angular: Vector,
+    ) -> Self {
         BodyDesc {
             kind: BodyKind::Kinematic,
             linear_velocity: linear,
@@ -243,7 +248,10 @@ impl Body {
     /// The kinetic energy, translational plus rotational.
     pub fn kinetic_energy(&self) -> Real {
         0.5 * self.mass * self.linear_velocity.length_squared()
-            + 0.5 * self.angular_velocity.dot(self.world_inertia() * self.angular_velocity)
+            + 0.5
+                * self
+                    .angular_velocity
+                    .dot(self.world_inertia() * self.angular_velocity)
     }
     /// Whether the body sleeps (its island has been still for the sleep time).
     pub fn is_asleep(&self) -> bool {

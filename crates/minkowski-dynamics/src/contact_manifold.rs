@@ -2,7 +2,7 @@
 //!
 //! For two bodies each convex piece of A (one for a convex collider, every part of a
 //! compound) is paired with each piece of B whose world box it meets, and
-//! [`minkowski::query::manifold`] gives up to four points with signed distances, a
+//! [`minkowski::query::manifold()`] gives up to four points with signed distances, a
 //! normal from A to B and stable feature ids. For a body against static geometry
 //! (half-space, heightfield, triangle mesh) [`static_dispatch::manifolds`] gives one
 //! manifold per touching region, free of ghost collisions.
@@ -15,10 +15,10 @@
 
 use minkowski::query::compound::Collider;
 use minkowski::query::{contact, manifold, static_dispatch, ManifoldPoint, QueryOptions};
-use minkowski::Vector;
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::Pose;
 use minkowski::Real;
+use minkowski::Vector;
 
 /// A contact manifold as the solver takes it: a unit normal from A to B (world) and up
 /// to four point pairs (`point_b − point_a = distance · normal`).
@@ -88,7 +88,7 @@ fn pieces<'a>(c: &'a Collider, pose: &Pose) -> Vec<(u32, &'a Shape, Pose)> {
 /// one per pair of convex pieces that comes that close, in piece order; empty when none.
 ///
 /// A guard against a wrong manifold: two boxes side by side a few units in the last
-/// place apart, slightly turned, can get from [`manifold`] a face normal at right angles
+/// place apart, slightly turned, can get from [`manifold()`] a face normal at right angles
 /// to the true one and points a whole box deep (the contact's normal between such nearly
 /// touching edges is noise, and the manifold's feature search follows it). A manifold
 /// deeper than [`DEEP_CHECK_FRACTION`] of the smaller piece's bounding radius is therefore

@@ -79,12 +79,15 @@ mod tests {
     fn islands_match_flood_fill() {
         let mut s: u64 = 0x1234_5678;
         let mut next = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 33) as usize
         };
         for _ in 0..200 {
             let n = 1 + next() % 40;
-            let edges: Vec<(usize, usize)> = (0..next() % 50).map(|_| (next() % n, next() % n)).collect();
+            let edges: Vec<(usize, usize)> =
+                (0..next() % 50).map(|_| (next() % n, next() % n)).collect();
             let member = |i: usize| i % 7 != 3;
             let got = islands(n, edges.iter().copied(), member);
             // Flood fill.

@@ -135,7 +135,11 @@ pub fn of_shape(shape: &Shape, density: Real) -> Result<MassProperties, MassErro
             (
                 m,
                 Vector::ZERO,
-                [k * (b * b + c * c), k * (a * a + c * c), k * (a * a + b * b)],
+                [
+                    k * (b * b + c * c),
+                    k * (a * a + c * c),
+                    k * (a * a + b * b),
+                ],
             )
         }
         Shape::Cuboid(c) => {
@@ -145,7 +149,11 @@ pub fn of_shape(shape: &Shape, density: Real) -> Result<MassProperties, MassErro
             (
                 m,
                 Vector::ZERO,
-                [k * (y * y + z * z), k * (x * x + z * z), k * (x * x + y * y)],
+                [
+                    k * (y * y + z * z),
+                    k * (x * x + z * z),
+                    k * (x * x + y * y),
+                ],
             )
         }
         Shape::Cylinder(c) => {
@@ -173,7 +181,11 @@ pub fn of_shape(shape: &Shape, density: Real) -> Result<MassProperties, MassErro
             (
                 m,
                 center,
-                [m * (b * b / 20.0 + hh), m * (a * a + b * b) / 20.0, m * (a * a / 20.0 + hh)],
+                [
+                    m * (b * b / 20.0 + hh),
+                    m * (a * a + b * b) / 20.0,
+                    m * (a * a / 20.0 + hh),
+                ],
             )
         }
         Shape::Capsule(c) => {
@@ -194,7 +206,11 @@ pub fn of_shape(shape: &Shape, density: Real) -> Result<MassProperties, MassErro
         name,
         mass,
         center,
-        Matrix3::from_diagonal(Vector::new(diag[0] as Real, diag[1] as Real, diag[2] as Real)),
+        Matrix3::from_diagonal(Vector::new(
+            diag[0] as Real,
+            diag[1] as Real,
+            diag[2] as Real,
+        )),
     )
 }
 
@@ -351,8 +367,8 @@ fn polyhedron(p: &ConvexPolyhedron, density: Real) -> Result<MassProperties, Mas
             for i in 0..3 {
                 first[i] += det / 24.0 * s[i];
                 for j in 0..3 {
-                    second[i][j] += det / 120.0
-                        * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s[i] * s[j]);
+                    second[i][j] +=
+                        det / 120.0 * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s[i] * s[j]);
                 }
             }
         }
@@ -477,15 +493,15 @@ fn jacobi_eigen(m: Matrix3) -> (Vector, Matrix3) {
             let t = if theta == 0.0 { 1.0 } else { t };
             let c = 1.0 / (t * t + 1.0).sqrt();
             let s = t * c;
-            for k in 0..3 {
-                let (akp, akq) = (a[k][p], a[k][q]);
-                a[k][p] = c * akp - s * akq;
-                a[k][q] = s * akp + c * akq;
+            for row in a.iter_mut() {
+                let (akp, akq) = (row[p], row[q]);
+                row[p] = c * akp - s * akq;
+                row[q] = s * akp + c * akq;
             }
-            for k in 0..3 {
-                let (apk, aqk) = (a[p][k], a[q][k]);
-                a[p][k] = c * apk - s * aqk;
-                a[q][k] = s * apk + c * aqk;
+            let (rp, rq) = (a[p], a[q]);
+            for (k, (x, y)) in rp.iter().zip(rq).enumerate() {
+                a[p][k] = c * x - s * y;
+                a[q][k] = s * x + c * y;
             }
             for row in &mut v {
                 let (vkp, vkq) = (row[p], row[q]);

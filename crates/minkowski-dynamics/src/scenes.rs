@@ -8,7 +8,9 @@
 use crate::body::BodyDesc;
 use crate::world::{World, WorldError, WorldSettings};
 use minkowski::query::compound::Collider;
-use minkowski::shape::{Compound, Cuboid, HalfSpace, HeightField, Shape, Sphere, StaticShape, Capsule};
+use minkowski::shape::{
+    Capsule, Compound, Cuboid, HalfSpace, HeightField, Shape, Sphere, StaticShape,
+};
 use minkowski::{Pose, Real, Rotation, Vector};
 use std::sync::Arc;
 
@@ -78,7 +80,10 @@ fn ground(world: &mut World) -> Result<(), SceneError> {
 pub fn stack(world: &mut World, n: usize) -> Result<(), SceneError> {
     ground(world)?;
     for i in 0..n {
-        world.add_body(BodyDesc::dynamic(cube(0.5)?, at(0.0, 0.5 + i as Real, 0.0)?))?;
+        world.add_body(BodyDesc::dynamic(
+            cube(0.5)?,
+            at(0.0, 0.5 + i as Real, 0.0)?,
+        ))?;
     }
     Ok(())
 }
@@ -91,7 +96,10 @@ pub fn pyramid(world: &mut World, rows: usize) -> Result<(), SceneError> {
         let count = rows - row;
         for k in 0..count {
             let x = (k as Real - 0.5 * (count as Real - 1.0)) * 1.0;
-            world.add_body(BodyDesc::dynamic(cube(0.5)?, at(x, 0.5 + row as Real, 0.0)?))?;
+            world.add_body(BodyDesc::dynamic(
+                cube(0.5)?,
+                at(x, 0.5 + row as Real, 0.0)?,
+            ))?;
         }
     }
     Ok(())
@@ -137,10 +145,19 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
             for storey in 0..3 {
                 let pairs = 3 - storey;
                 for p in 0..pairs {
-                    let cx = (p as Real - 0.5 * (pairs as Real - 1.0)) * 2.0 * (foot + t + 0.02) * 1.2;
+                    let cx =
+                        (p as Real - 0.5 * (pairs as Real - 1.0)) * 2.0 * (foot + t + 0.02) * 1.2;
                     for side in [-1.0 as Real, 1.0] {
                         let rot = Rotation::from_rotation_z(side * tilt);
-                        let pose = Pose::new(rot, Vector::new(cx - side * (foot * 0.5 + t), y0 + 0.5 * height + t * tilt.sin(), 0.0)).map_err(bad)?;
+                        let pose = Pose::new(
+                            rot,
+                            Vector::new(
+                                cx - side * (foot * 0.5 + t),
+                                y0 + 0.5 * height + t * tilt.sin(),
+                                0.0,
+                            ),
+                        )
+                        .map_err(bad)?;
                         let mut d = BodyDesc::dynamic(card.clone(), pose);
                         d.friction = 0.9;
                         world.add_body(d)?;
@@ -149,7 +166,10 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
                 y0 += height + 2.0 * t;
                 if storey < 2 {
                     for p in 0..pairs - 1 {
-                        let cx = (p as Real + 0.5 - 0.5 * (pairs as Real - 1.0)) * 2.0 * (foot + t + 0.02) * 1.2;
+                        let cx = (p as Real + 0.5 - 0.5 * (pairs as Real - 1.0))
+                            * 2.0
+                            * (foot + t + 0.02)
+                            * 1.2;
                         let mut d = BodyDesc::dynamic(flat.clone(), at(cx, y0 - t, 0.0)?);
                         d.friction = 0.9;
                         world.add_body(d)?;
@@ -197,14 +217,30 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
                     he[axis] = t;
                     let mut c = Vector::ZERO;
                     c[axis] = side * (l + t);
-                    parts.push((Pose::from_translation(c).map_err(bad)?, Shape::from(Cuboid::new(he).map_err(bad)?)));
+                    parts.push((
+                        Pose::from_translation(c).map_err(bad)?,
+                        Shape::from(Cuboid::new(he).map_err(bad)?),
+                    ));
                 }
             }
             let drum = Collider::Compound(Arc::new(Compound::new(parts).map_err(bad)?));
-            world.add_body(BodyDesc::kinematic(drum, at(0.0, 4.0, 0.0)?, Vector::ZERO, Vector::new(0.0, 0.0, 0.5)))?;
+            world.add_body(BodyDesc::kinematic(
+                drum,
+                at(0.0, 4.0, 0.0)?,
+                Vector::ZERO,
+                Vector::new(0.0, 0.0, 0.5),
+            ))?;
             for i in 0..200 {
-                let (x, y, z) = ((i % 6) as Real * 0.7 - 1.75, 2.2 + (i / 36) as Real * 0.7, ((i / 6) % 6) as Real * 0.7 - 1.75);
-                let s = if i % 2 == 0 { cube(0.2)? } else { Shape::from(Sphere::new(0.2).map_err(bad)?) };
+                let (x, y, z) = (
+                    (i % 6) as Real * 0.7 - 1.75,
+                    2.2 + (i / 36) as Real * 0.7,
+                    ((i / 6) % 6) as Real * 0.7 - 1.75,
+                );
+                let s = if i % 2 == 0 {
+                    cube(0.2)?
+                } else {
+                    Shape::from(Sphere::new(0.2).map_err(bad)?)
+                };
                 world.add_body(BodyDesc::dynamic(s, at(x, y, z)?))?;
             }
         }
@@ -221,14 +257,25 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
                     Some(0.6 * (0.2 * r).sin() * (0.15 * c).cos())
                 })
                 .collect();
-            let hf = HeightField::new(n, n, &heights, [cell, cell], Vector::new(-16.0, 0.0, -16.0)).map_err(bad)?;
-            world.add_static(StaticShape::HeightField(Arc::new(hf)), Pose::IDENTITY, 0.7, 0.0)?;
+            let hf = HeightField::new(n, n, &heights, [cell, cell], Vector::new(-16.0, 0.0, -16.0))
+                .map_err(bad)?;
+            world.add_static(
+                StaticShape::HeightField(Arc::new(hf)),
+                Pose::IDENTITY,
+                0.7,
+                0.0,
+            )?;
             for i in 0..40 {
                 let (x, z) = ((i % 8) as Real * 3.0 - 10.5, (i / 8) as Real * 3.0 - 6.0);
                 world.add_body(BodyDesc::dynamic(cube(0.3)?, at(x, 2.5, z)?))?;
             }
             let cap = Shape::from(Capsule::new(0.5, 0.3).map_err(bad)?);
-            let id = world.add_body(BodyDesc::kinematic(cap, at(6.0, 1.6, 0.0)?, Vector::ZERO, Vector::ZERO))?;
+            let id = world.add_body(BodyDesc::kinematic(
+                cap,
+                at(6.0, 1.6, 0.0)?,
+                Vector::ZERO,
+                Vector::ZERO,
+            ))?;
             scripted = Some(id);
         }
         _ => return Err(SceneError::Unknown(name.to_string())),
@@ -254,7 +301,9 @@ impl Scene {
         let omega = 1.5 / 6.0;
         let target = |t: Real| Vector::new(6.0 * (omega * t).cos(), 0.0, 6.0 * (omega * t).sin());
         let next = target(t + self.dt);
-        let Some(b) = self.world.body_mut(id) else { return };
+        let Some(b) = self.world.body_mut(id) else {
+            return;
+        };
         let p = b.position();
         let mut v = (next - Vector::new(p.x, 0.0, p.z)) / self.dt;
         v.y = 0.0;

@@ -220,7 +220,11 @@ pub(crate) fn prepare(
     let soft_static = Softness::new(2.0 * hertz, settings.contact_damping_ratio, h);
     for c in constraints {
         let (a, b) = (&bodies[c.a], &bodies[c.b]);
-        c.soft = if a.dynamic && b.dynamic { soft } else { soft_static };
+        c.soft = if a.dynamic && b.dynamic {
+            soft
+        } else {
+            soft_static
+        };
         for p in &mut c.points[..c.len] {
             p.local_a = a.q.inverse() * p.r_a;
             p.local_b = b.q.inverse() * p.r_b;

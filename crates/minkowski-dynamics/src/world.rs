@@ -27,7 +27,9 @@ use crate::contact_cache::{CachedPoint, ContactCache, PairKey, STATIC_BASE};
 use crate::contact_manifold::{body_pair, static_pair, PairManifold};
 use crate::hash::state_hash;
 use crate::island::islands;
-use crate::solver::{self, tangent_basis, ConstraintPoint, ContactConstraint, Softness, SolverBody, SolverSettings};
+use crate::solver::{
+    self, tangent_basis, ConstraintPoint, ContactConstraint, Softness, SolverBody, SolverSettings,
+};
 use minkowski::bounding::Aabb;
 use minkowski::math::Matrix3;
 use minkowski::query::{static_dispatch, Motion, QueryOptions};
@@ -274,7 +276,9 @@ impl World {
         let mut boxes = Vec::with_capacity(n);
         let mut radius = Vec::with_capacity(n);
         for (i, b) in self.bodies.iter().enumerate() {
-            let pose = b.collider_pose().map_err(|_| WorldError::BodyOutOfRange(i as u32))?;
+            let pose = b
+                .collider_pose()
+                .map_err(|_| WorldError::BodyOutOfRange(i as u32))?;
             let local = b.collider.local_aabb();
             let r = local.origin_radius() + b.local_center.length();
             let grow = if b.kind == BodyKind::Static || b.asleep {
@@ -353,12 +357,24 @@ impl World {
                 let moves = dynamic || b.kind == BodyKind::Kinematic;
                 let r = Matrix3::from_quat(b.rotation);
                 SolverBody {
-                    v: if moves { b.linear_velocity } else { Vector::ZERO },
-                    w: if moves { b.angular_velocity } else { Vector::ZERO },
+                    v: if moves {
+                        b.linear_velocity
+                    } else {
+                        Vector::ZERO
+                    },
+                    w: if moves {
+                        b.angular_velocity
+                    } else {
+                        Vector::ZERO
+                    },
                     dp: Vector::ZERO,
                     q: b.rotation,
                     inv_mass: if dynamic { b.inv_mass } else { 0.0 },
-                    inv_i: if dynamic { r * b.inv_inertia_local * r.transpose() } else { Matrix3::ZERO },
+                    inv_i: if dynamic {
+                        r * b.inv_inertia_local * r.transpose()
+                    } else {
+                        Matrix3::ZERO
+                    },
                     inv_i_local: b.inv_inertia_local,
                     inertia_local: b.inertia_local,
                     dynamic,
@@ -382,7 +398,11 @@ impl World {
             let ib = pair.b as usize;
             let friction = (friction_a * bb.friction).sqrt();
             let restitution = rest_a.max(bb.restitution);
-            let center_a = if ia == ground { Vector::ZERO } else { self.bodies[ia].position };
+            let center_a = if ia == ground {
+                Vector::ZERO
+            } else {
+                self.bodies[ia].position
+            };
             let center_b = bb.position;
             for pm in ms {
                 let key = (pair.a, pair.b, pm.piece_a, pm.piece_b);
@@ -391,12 +411,18 @@ impl World {
                 // The first tangent along the slip at the manifold's first point when the
                 // pair slides (so that the coupled clamp acts along the slip), else any.
                 let slip = m.points().first().map_or(Vector::ZERO, |p| {
-                    let va = if ia == ground { Vector::ZERO } else { self.bodies[ia].velocity_at(p.point_a) };
+                    let va = if ia == ground {
+                        Vector::ZERO
+                    } else {
+                        self.bodies[ia].velocity_at(p.point_a)
+                    };
                     let dv = bb.velocity_at(p.point_b) - va;
                     dv - normal * normal.dot(dv)
                 });
                 let tangents = match slip.try_normalize() {
-                    Some(t1) if slip.length() > s.sleep_linear_velocity * 0.1 => [t1, normal.cross(t1)],
+                    Some(t1) if slip.length() > s.sleep_linear_velocity * 0.1 => {
+                        [t1, normal.cross(t1)]
+                    }
                     _ => tangent_basis(normal),
                 };
                 let mut c = ContactConstraint {
@@ -423,7 +449,10 @@ impl World {
                         ..ConstraintPoint::default()
                     };
                     let local_b = bb.rotation.inverse() * r_b;
-                    if let Some(old) = self.cache.find(&key, mp.feature, local_b, 2.0 * s.speculative_distance) {
+                    if let Some(old) =
+                        self.cache
+                            .find(&key, mp.feature, local_b, 2.0 * s.speculative_distance)
+                    {
                         p.normal_impulse = old.normal_impulse;
                         p.tangent_impulse = [
                             old.tangent_impulse.dot(tangents[0]),
@@ -485,7 +514,12 @@ impl World {
     #[cfg(feature = "parallel")]
     fn narrow_phase(&self, pairs: &[Pair], poses: &[Pose]) -> Vec<Vec<PairManifold>> {
         use rayon::prelude::*;
-        let run = || pairs.par_iter().map(|p| self.pair_manifolds(p, poses)).collect();
+        let run = || {
+            pairs
+                .par_iter()
+                .map(|p| self.pair_manifolds(p, poses))
+                .collect()
+        };
         match &self.pool {
             Some(pool) => pool.install(run),
             None => run(),
@@ -494,7 +528,10 @@ impl World {
 
     #[cfg(not(feature = "parallel"))]
     fn narrow_phase(&self, pairs: &[Pair], poses: &[Pose]) -> Vec<Vec<PairManifold>> {
-        pairs.iter().map(|p| self.pair_manifolds(p, poses)).collect()
+        pairs
+            .iter()
+            .map(|p| self.pair_manifolds(p, poses))
+            .collect()
     }
 
     fn pair_manifolds(&self, p: &Pair, poses: &[Pose]) -> Vec<PairManifold> {
@@ -505,7 +542,13 @@ impl World {
             static_pair(&g.shape, &g.pose, &b.collider, pose_b, p.margin)
         } else {
             let a = &self.bodies[p.a as usize];
-            body_pair(&a.collider, &poses[p.a as usize], &b.collider, pose_b, p.margin)
+            body_pair(
+                &a.collider,
+                &poses[p.a as usize],
+                &b.collider,
+                pose_b,
+                p.margin,
+            )
         }
     }
 
@@ -630,7 +673,10 @@ impl World {
         if !s.enable_sleep {
             return;
         }
-        let edges = constraints.iter().filter(|c| c.a < n && c.b < n).map(|c| (c.a, c.b));
+        let edges = constraints
+            .iter()
+            .filter(|c| c.a < n && c.b < n)
+            .map(|c| (c.a, c.b));
         let isl = islands(n, edges, |i| {
             self.bodies[i].kind == BodyKind::Dynamic && !self.bodies[i].asleep
         });

@@ -25,7 +25,10 @@ fn free_fall_and_projectile() {
     let g = 9.81;
     let mut w = World::new(settings(Vector::new(0.0, -g, 0.0)));
     let v0 = Vector::new(3.0, 5.0, -1.0);
-    let mut d = BodyDesc::dynamic(ball(0.5), Pose::from_translation(Vector::new(0.0, 100.0, 0.0)).unwrap());
+    let mut d = BodyDesc::dynamic(
+        ball(0.5),
+        Pose::from_translation(Vector::new(0.0, 100.0, 0.0)).unwrap(),
+    );
     d.linear_velocity = v0;
     let id = w.add_body(d).unwrap();
     let dt = 1.0 / 60.0;
@@ -39,7 +42,11 @@ fn free_fall_and_projectile() {
     let k = steps as f64 * n;
     let t = steps as f64 * dt as f64;
     let y = 100.0 + v0.y as f64 * t - g as f64 * h * h * k * (k + 1.0) / 2.0;
-    assert!((b.position().y as f64 - y).abs() < 2e-3, "{} vs {y}", b.position().y);
+    assert!(
+        (b.position().y as f64 - y).abs() < 2e-3,
+        "{} vs {y}",
+        b.position().y
+    );
     assert!((b.position().x as f64 - v0.x as f64 * t).abs() < 1e-3);
     assert!((b.position().z as f64 - v0.z as f64 * t).abs() < 1e-3);
     assert!((b.linear_velocity().y as f64 - (v0.y as f64 - g as f64 * t)).abs() < 1e-3);
@@ -55,10 +62,16 @@ fn free_fall_and_projectile() {
 fn elastic_inelastic_and_partial_collisions() {
     for (e, m2_density) in [(1.0, 1.0), (0.0, 1.0), (0.5, 1.0), (1.0, 3.0), (0.5, 2.0)] {
         let mut w = World::new(settings(Vector::ZERO));
-        let mut a = BodyDesc::dynamic(ball(0.5), Pose::from_translation(Vector::new(-2.0, 0.0, 0.0)).unwrap());
+        let mut a = BodyDesc::dynamic(
+            ball(0.5),
+            Pose::from_translation(Vector::new(-2.0, 0.0, 0.0)).unwrap(),
+        );
         a.linear_velocity = Vector::new(4.0, 0.0, 0.0);
         a.restitution = e;
-        let mut b = BodyDesc::dynamic(ball(0.5), Pose::from_translation(Vector::new(2.0, 0.0, 0.0)).unwrap());
+        let mut b = BodyDesc::dynamic(
+            ball(0.5),
+            Pose::from_translation(Vector::new(2.0, 0.0, 0.0)).unwrap(),
+        );
         b.linear_velocity = Vector::new(-2.0, 0.0, 0.0);
         b.restitution = e;
         b.density = m2_density;
@@ -85,8 +98,17 @@ fn elastic_inelastic_and_partial_collisions() {
 fn bounce_on_ground() {
     for e in [1.0, 0.5, 0.0] {
         let mut w = World::new(settings(Vector::new(0.0, -10.0, 0.0)));
-        w.add_static(StaticShape::HalfSpace(HalfSpace::new(Vector::Y, 0.0).unwrap()), Pose::IDENTITY, 0.5, e).unwrap();
-        let mut d = BodyDesc::dynamic(ball(0.25), Pose::from_translation(Vector::new(0.0, 1.25, 0.0)).unwrap());
+        w.add_static(
+            StaticShape::HalfSpace(HalfSpace::new(Vector::Y, 0.0).unwrap()),
+            Pose::IDENTITY,
+            0.5,
+            e,
+        )
+        .unwrap();
+        let mut d = BodyDesc::dynamic(
+            ball(0.25),
+            Pose::from_translation(Vector::new(0.0, 1.25, 0.0)).unwrap(),
+        );
         d.restitution = e;
         let id = w.add_body(d).unwrap();
         // Falls 1 m: impact speed √(2·10·1) ≈ 4.47 m/s.
@@ -103,7 +125,10 @@ fn bounce_on_ground() {
         }
         assert!(impact > 4.0, "impact {impact}");
         let want = e * impact;
-        assert!((best_up - want).abs() < 0.05 * impact + 0.2, "e={e}: {best_up} vs {want}");
+        assert!(
+            (best_up - want).abs() < 0.05 * impact + 0.2,
+            "e={e}: {best_up} vs {want}"
+        );
     }
 }
 
@@ -116,7 +141,13 @@ fn friction_ramp_mu_g() {
         let theta = theta_deg.to_radians();
         let mut w = World::new(settings(Vector::new(0.0, -g, 0.0)));
         let n = Vector::new(-theta.sin(), theta.cos(), 0.0);
-        w.add_static(StaticShape::HalfSpace(HalfSpace::new(n, 0.0).unwrap()), Pose::IDENTITY, mu, 0.0).unwrap();
+        w.add_static(
+            StaticShape::HalfSpace(HalfSpace::new(n, 0.0).unwrap()),
+            Pose::IDENTITY,
+            mu,
+            0.0,
+        )
+        .unwrap();
         let rot = Rotation::from_rotation_z(theta);
         let center = n * 0.25;
         let mut d = BodyDesc::dynamic(
@@ -141,7 +172,10 @@ fn friction_ramp_mu_g() {
         let a = (g * (theta.sin() - mu * theta.cos())).max(0.0);
         let want = a * steps as Real * dt;
         if a > 0.0 {
-            assert!((v - want).abs() < 1e-2 * want, "θ={theta_deg} μ={mu}: v {v} vs {want}");
+            assert!(
+                (v - want).abs() < 1e-2 * want,
+                "θ={theta_deg} μ={mu}: v {v} vs {want}"
+            );
         } else {
             assert!(v.abs() < 1e-2, "θ={theta_deg} μ={mu}: sliding at {v}");
         }
@@ -170,11 +204,18 @@ fn free_spin_conserves_angular_momentum() {
         let l = b.angular_momentum();
         assert!((l - l0).length() < 1e-2 * l0.length(), "L {l} vs {l0}");
         let e = b.kinetic_energy();
-        assert!(e <= e_prev * (1.0 + 1e-4), "energy grew: {e} after {e_prev}");
+        assert!(
+            e <= e_prev * (1.0 + 1e-4),
+            "energy grew: {e} after {e_prev}"
+        );
         e_prev = e;
         assert!((b.rotation().length() - 1.0).abs() < 1e-5);
     }
-    assert!((e0 - e_prev) / e0 < 0.05, "energy drift {}", (e0 - e_prev) / e0);
+    assert!(
+        (e0 - e_prev) / e0 < 0.05,
+        "energy drift {}",
+        (e0 - e_prev) / e0
+    );
     // The body did turn: the wobble moved the spin axis in the body frame.
     let b = w.body(id).unwrap();
     assert!(b.rotation().angle_between(Rotation::IDENTITY) > 0.1);

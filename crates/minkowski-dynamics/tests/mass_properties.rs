@@ -2,6 +2,9 @@
 //! library's own point-containment test (seeded), closed forms, and the hull integral on
 //! shapes whose closed form is known.
 
+// Index loops over 3×3 moment arrays read more plainly than iterator chains here.
+#![allow(clippy::needless_range_loop)]
+
 use minkowski::math::Matrix3;
 use minkowski::query::compound::Collider;
 use minkowski::query::contains_point;
@@ -13,7 +16,10 @@ use std::sync::Arc;
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -79,7 +85,12 @@ fn check_against_monte_carlo(shape: &Shape, seed: u64) {
             mp.center
         );
     }
-    let scale = mp.inertia.x_axis.x.max(mp.inertia.y_axis.y).max(mp.inertia.z_axis.z) as f64;
+    let scale = mp
+        .inertia
+        .x_axis
+        .x
+        .max(mp.inertia.y_axis.y)
+        .max(mp.inertia.z_axis.z) as f64;
     for i in 0..3 {
         for j in 0..3 {
             let got = mp.inertia.col(j)[i] as f64;
@@ -103,8 +114,12 @@ fn every_solid_shape_matches_monte_carlo() {
         Cone::new(0.9, 0.5).unwrap().into(),
         Pyramid::new(v(0.6, 0.8, 0.3)).unwrap().into(),
         Ellipsoid::new(v(0.5, 0.9, 0.3)).unwrap().into(),
-        RoundedShape::new(Cuboid::new(v(0.4, 0.3, 0.2)).unwrap().into(), 0.1).unwrap().into(),
-        RoundedShape::new(Sphere::new(0.3).unwrap().into(), 0.2).unwrap().into(),
+        RoundedShape::new(Cuboid::new(v(0.4, 0.3, 0.2)).unwrap().into(), 0.1)
+            .unwrap()
+            .into(),
+        RoundedShape::new(Sphere::new(0.3).unwrap().into(), 0.2)
+            .unwrap()
+            .into(),
     ];
     for (k, s) in shapes.iter().enumerate() {
         check_against_monte_carlo(s, 17 + k as u64);
@@ -138,12 +153,21 @@ fn hull_of_box_equals_closed_form() {
     let rot = Rotation::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1);
     let off = Vector::new(10.0, -4.0, 2.0);
     let corners = Cuboid::new(h).unwrap().vertices().map(|p| rot * p + off);
-    let hull = of_shape(&ConvexPolyhedron::new(corners.to_vec()).unwrap().into(), 3.0).unwrap();
+    let hull = of_shape(
+        &ConvexPolyhedron::new(corners.to_vec()).unwrap().into(),
+        3.0,
+    )
+    .unwrap();
     assert!((hull.mass - cuboid.mass).abs() < 1e-4 * cuboid.mass);
     assert!((hull.center - off).length() < 1e-4);
     let r = Matrix3::from_quat(rot);
     let want = r * cuboid.inertia * r.transpose();
-    for (a, b) in hull.inertia.to_cols_array().iter().zip(want.to_cols_array()) {
+    for (a, b) in hull
+        .inertia
+        .to_cols_array()
+        .iter()
+        .zip(want.to_cols_array())
+    {
         assert!((a - b).abs() < 1e-3 * cuboid.inertia.x_axis.x, "{a} vs {b}");
     }
     // Principal moments come back as the cuboid's diagonal.
@@ -172,8 +196,16 @@ fn tetrahedron_closed_form() {
     let m = 1.0 / 6.0;
     let ixx = 2.0 * (1.0 / 60.0) - 2.0 * m / 16.0; // ∫(y²+z²) − m(c_y² + c_z²)
     let ixy = -(1.0 / 120.0 - m / 16.0);
-    assert!((mp.inertia.x_axis.x - ixx).abs() < 1e-6, "{}", mp.inertia.x_axis.x);
-    assert!((mp.inertia.y_axis.x - ixy).abs() < 1e-6, "{}", mp.inertia.y_axis.x);
+    assert!(
+        (mp.inertia.x_axis.x - ixx).abs() < 1e-6,
+        "{}",
+        mp.inertia.x_axis.x
+    );
+    assert!(
+        (mp.inertia.y_axis.x - ixy).abs() < 1e-6,
+        "{}",
+        mp.inertia.y_axis.x
+    );
 }
 
 #[test]
@@ -189,14 +221,29 @@ fn sphere_is_two_fifths() {
 fn compound_by_parallel_axis_equals_union() {
     let half = Cuboid::new(Vector::new(0.5, 0.5, 0.5)).unwrap();
     let parts = vec![
-        (Pose::from_translation(Vector::new(-0.5, 0.0, 0.0)).unwrap(), Shape::from(half.clone())),
-        (Pose::from_translation(Vector::new(0.5, 0.0, 0.0)).unwrap(), Shape::from(half)),
+        (
+            Pose::from_translation(Vector::new(-0.5, 0.0, 0.0)).unwrap(),
+            Shape::from(half),
+        ),
+        (
+            Pose::from_translation(Vector::new(0.5, 0.0, 0.0)).unwrap(),
+            Shape::from(half),
+        ),
     ];
     let comp = of_compound(&Compound::new(parts).unwrap(), 2.0).unwrap();
-    let whole = of_shape(&Cuboid::new(Vector::new(1.0, 0.5, 0.5)).unwrap().into(), 2.0).unwrap();
+    let whole = of_shape(
+        &Cuboid::new(Vector::new(1.0, 0.5, 0.5)).unwrap().into(),
+        2.0,
+    )
+    .unwrap();
     assert!((comp.mass - whole.mass).abs() < 1e-5);
     assert!(comp.center.length() < 1e-6);
-    for (a, b) in comp.inertia.to_cols_array().iter().zip(whole.inertia.to_cols_array()) {
+    for (a, b) in comp
+        .inertia
+        .to_cols_array()
+        .iter()
+        .zip(whole.inertia.to_cols_array())
+    {
         assert!((a - b).abs() < 1e-5, "{a} vs {b}");
     }
     // An off-centre compound through the collider entry point, and `combine` directly.
@@ -208,7 +255,11 @@ fn compound_by_parallel_axis_equals_union() {
     assert!((both.inertia.x_axis.x - want).abs() < 1e-5);
     assert!((both.inertia.y_axis.y - 2.0 * s.inertia.y_axis.y).abs() < 1e-5);
     let c = Collider::Compound(Arc::new(
-        Compound::new(vec![(Pose::IDENTITY, Shape::from(Sphere::new(0.5).unwrap()))]).unwrap(),
+        Compound::new(vec![(
+            Pose::IDENTITY,
+            Shape::from(Sphere::new(0.5).unwrap()),
+        )])
+        .unwrap(),
     ));
     assert!(mass_properties::of_collider(&c, 1.0).is_ok());
 }
@@ -219,10 +270,17 @@ fn bad_input_is_a_typed_error() {
     for d in [0.0, -1.0, Real::NAN, Real::INFINITY] {
         assert!(matches!(of_shape(&s, d), Err(MassError::InvalidDensity(_))));
     }
-    let flat: Vec<Vector> = vec![Vector::ZERO, Vector::X, Vector::Z, Vector::new(1.0, 0.0, 1.0)];
+    let flat: Vec<Vector> = vec![
+        Vector::ZERO,
+        Vector::X,
+        Vector::Z,
+        Vector::new(1.0, 0.0, 1.0),
+    ];
     let degenerate: Vec<Shape> = vec![
         Segment::new(Vector::ZERO, Vector::X).unwrap().into(),
-        Triangle::new(Vector::ZERO, Vector::X, Vector::Y).unwrap().into(),
+        Triangle::new(Vector::ZERO, Vector::X, Vector::Y)
+            .unwrap()
+            .into(),
         PointShape::new(Vector::ZERO).unwrap().into(),
         ConvexPolyhedron::new(flat).unwrap().into(),
         Cuboid::new(Vector::new(1.0, 0.0, 1.0)).unwrap().into(),
@@ -237,8 +295,15 @@ fn bad_input_is_a_typed_error() {
         );
     }
     // A compound of only flat parts.
-    let c = Compound::new(vec![(Pose::IDENTITY, Shape::from(Segment::new(Vector::ZERO, Vector::X).unwrap()))]).unwrap();
-    assert!(matches!(of_compound(&c, 1.0), Err(MassError::EmptyCompound)));
+    let c = Compound::new(vec![(
+        Pose::IDENTITY,
+        Shape::from(Segment::new(Vector::ZERO, Vector::X).unwrap()),
+    )])
+    .unwrap();
+    assert!(matches!(
+        of_compound(&c, 1.0),
+        Err(MassError::EmptyCompound)
+    ));
     // Huge extents overflow f32 moments: an error, not infinities.
     let huge: Shape = Cuboid::new(Vector::splat(1e8)).unwrap().into();
     assert!(matches!(of_shape(&huge, 1.0), Err(MassError::NotFinite(_))));

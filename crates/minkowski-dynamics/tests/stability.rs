@@ -62,7 +62,11 @@ fn pyramid_of_20_rows_settles_and_sleeps() {
     let mut asleep_at = None;
     for _ in 0..200 {
         let st = w.step(DT).unwrap();
-        assert!(st.max_penetration <= w.settings.linear_slop, "{}", st.max_penetration);
+        assert!(
+            st.max_penetration <= w.settings.linear_slop,
+            "{}",
+            st.max_penetration
+        );
         if st.awake == 0 && asleep_at.is_none() {
             asleep_at = Some(st.step);
         }
@@ -98,7 +102,10 @@ fn stack_sleeps_and_wakes() {
     assert_eq!(h, w.state_hash());
     // Drop a ball on the top box.
     let ball = Shape::from(Sphere::new(0.3).unwrap());
-    let mut d = BodyDesc::dynamic(ball, Pose::from_translation(Vector::new(0.0, 20.6, 0.0)).unwrap());
+    let mut d = BodyDesc::dynamic(
+        ball,
+        Pose::from_translation(Vector::new(0.0, 20.6, 0.0)).unwrap(),
+    );
     d.linear_velocity = Vector::new(0.0, -3.0, 0.0);
     w.add_body(d).unwrap();
     let mut woke = false;
@@ -150,10 +157,27 @@ fn fast_ball_does_not_tunnel_through_thin_mesh() {
             Vector::new(5.0, 0.0, 5.0),
             Vector::new(-5.0, 0.0, 5.0),
         ];
-        let mesh = TriMesh::new(v, vec![[0, 2, 1], [0, 3, 2]], TriMeshFlags { one_sided: true, closed: false }).unwrap();
-        w.add_static(StaticShape::TriMesh(Arc::new(mesh)), Pose::IDENTITY, 0.5, 0.0).unwrap();
+        let mesh = TriMesh::new(
+            v,
+            vec![[0, 2, 1], [0, 3, 2]],
+            TriMeshFlags {
+                one_sided: true,
+                closed: false,
+            },
+        )
+        .unwrap();
+        w.add_static(
+            StaticShape::TriMesh(Arc::new(mesh)),
+            Pose::IDENTITY,
+            0.5,
+            0.0,
+        )
+        .unwrap();
         let ball = Shape::from(Sphere::new(0.1).unwrap());
-        let mut d = BodyDesc::dynamic(ball, Pose::from_translation(Vector::new(0.3, 4.0, 0.2)).unwrap());
+        let mut d = BodyDesc::dynamic(
+            ball,
+            Pose::from_translation(Vector::new(0.3, 4.0, 0.2)).unwrap(),
+        );
         d.linear_velocity = Vector::new(0.0, -200.0, 0.0);
         let id = w.add_body(d).unwrap();
         for _ in 0..30 {
