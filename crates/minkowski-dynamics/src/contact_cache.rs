@@ -83,3 +83,39 @@ impl ContactCache {
         self.map.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(feature: u32, x: Real) -> CachedPoint {
+        CachedPoint {
+            feature,
+            normal_impulse: x,
+            tangent_impulse: Vector::ZERO,
+            local_b: Vector::new(x, 0.0, 0.0),
+        }
+    }
+
+    #[test]
+    fn matches_by_feature_then_by_position() {
+        let mut c = ContactCache::new();
+        c.insert((0, 1, 0, 0), vec![point(7, 0.5), point(9, -0.5)]);
+        // By id, wherever the point now is.
+        assert_eq!(
+            c.find(&(0, 1, 0, 0), 9, Vector::splat(5.0), 0.01)
+                .unwrap()
+                .feature,
+            9
+        );
+        // An unknown id near an old point: that point; far from every point: none.
+        let near = Vector::new(0.49, 0.0, 0.0);
+        assert_eq!(c.find(&(0, 1, 0, 0), 3, near, 0.05).unwrap().feature, 7);
+        assert!(c
+            .find(&(0, 1, 0, 0), 3, Vector::new(0.0, 1.0, 0.0), 0.05)
+            .is_none());
+        // Another pair or piece: nothing.
+        assert!(c.find(&(0, 1, 1, 0), 7, near, 0.05).is_none());
+        assert_eq!(c.len(), 1);
+    }
+}

@@ -718,3 +718,74 @@ pub fn sweep_and_prune(boxes: &[Aabb]) -> Vec<(usize, usize)> {
     out.sort_unstable();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sweep and prune against all pairs on seeded random boxes (some touching exactly).
+    #[test]
+    fn sweep_and_prune_equals_brute_force() {
+        let mut s: u64 = 42;
+        let mut next = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 40) as Real / (1u64 << 24) as Real
+        };
+        for _ in 0..50 {
+            let boxes: Vec<Aabb> = (0..60)
+                .map(|_| {
+                    let c = Vector::new(next() * 10.0, next() * 10.0, next() * 10.0);
+                    let h = Vector::new(next(), next(), next()) + Vector::splat(0.1);
+                    let c = (c * 4.0).round() / 4.0; // grid-aligned: exact touching
+                    Aabb::new(c - h, c + h)
+                })
+                .collect();
+            let mut brute = Vec::new();
+            for i in 0..boxes.len() {
+                for j in i + 1..boxes.len() {
+                    if boxes[i].intersects(&boxes[j]) {
+                        brute.push((i, j));
+                    }
+                }
+            }
+            assert_eq!(sweep_and_prune(&boxes), brute);
+        }
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let mut w = World::new(WorldSettings::default());
+        for dt in [0.0, -1.0, Real::NAN, Real::INFINITY] {
+            assert!(matches!(w.step(dt), Err(WorldError::InvalidTimeStep(_))));
+        }
+        let ball = minkowski::shape::Shape::from(minkowski::shape::Sphere::new(1.0).unwrap());
+        let mut d = BodyDesc::dynamic(ball.clone(), Pose::IDENTITY);
+        d.linear_velocity = Vector::new(Real::NAN, 0.0, 0.0);
+        assert!(matches!(w.add_body(d), Err(WorldError::Body(_))));
+        let mut d = BodyDesc::dynamic(ball.clone(), Pose::IDENTITY);
+        d.density = -1.0;
+        assert!(matches!(
+            w.add_body(d),
+            Err(WorldError::Body(BodyError::Mass(_)))
+        ));
+        let mut d = BodyDesc::dynamic(ball.clone(), Pose::IDENTITY);
+        d.restitution = 1.5;
+        assert!(w.add_body(d).is_err());
+        let plane = minkowski::shape::HalfSpace::new(Vector::Y, 0.0).unwrap();
+        assert!(w
+            .add_static(StaticShape::HalfSpace(plane), Pose::IDENTITY, -0.1, 0.0)
+            .is_err());
+        // A body sent beyond the valid range of poses: an error, and the world unchanged.
+        let id = w.add_body(BodyDesc::dynamic(ball, Pose::IDENTITY)).unwrap();
+        w.body_mut(id)
+            .unwrap()
+            .set_velocity(Vector::new(1e30, 0.0, 0.0), Vector::ZERO)
+            .unwrap();
+        w.step(1.0).unwrap();
+        let h = w.state_hash();
+        assert!(matches!(w.step(1.0), Err(WorldError::BodyOutOfRange(_))));
+        assert_eq!(h, w.state_hash());
+    }
+}
