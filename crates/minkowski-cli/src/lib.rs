@@ -12,3 +12,4 @@ pub use minkowski::protocol::hull as hull_protocol;
 pub use minkowski_f64::protocol as protocol_f64;
 pub mod progress;
 pub mod scene;
+pub mod sim;

@@ -6,6 +6,7 @@
 //! minkowski hull --2d [--algorithm NAME] [FILE]
 //!                            JSON-lines convex hulls in 2D
 //! minkowski scene [...]      the collision world on a moving scene (see `scene.rs`)
+//! minkowski sim --scene NAME  a rigid-body scene of minkowski-dynamics (see `sim.rs`)
 //! ```
 //!
 //! `minkowski help COMMAND` or `minkowski COMMAND --help` documents each; the protocol is
@@ -16,6 +17,7 @@
 use minkowski::hull::Algorithm2d;
 use minkowski_cli::progress::Progress;
 use minkowski_cli::scene::{self, SceneCli};
+use minkowski_cli::sim::{self, SimCli};
 use minkowski_cli::{hull_protocol, protocol, protocol_f64};
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -35,7 +37,8 @@ Collision queries, convex hulls and a timed collision world, from the command li
 
 `query` and `hull` read JSON Lines (one request object per line, from FILE or standard
 input) and write one JSON answer per line to standard output, in the same order; `scene`
-times the collision world on a moving scene. `minkowski help COMMAND` documents each
+times the collision world on a moving scene; `sim` runs a named rigid-body scene of
+minkowski-dynamics. `minkowski help COMMAND` documents each
 command's input, output and flags.";
 
 #[derive(Parser)]
@@ -61,6 +64,7 @@ enum Command {
     Query(QueryCli),
     Hull(HullCli),
     Scene(SceneCli),
+    Sim(SimCli),
 }
 
 const QUERY_ABOUT: &str = "\
@@ -203,6 +207,17 @@ fn main() -> ExitCode {
             Ok(args) => run_scene(&args),
             Err(e) => usage_error("scene", e),
         },
+        Command::Sim(s) => {
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            match sim::run(&s, &mut out).and_then(|()| out.flush().map_err(|e| e.to_string())) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("minkowski sim: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
     }
 }
 

@@ -42,6 +42,7 @@ fn the_general_help_lists_the_commands_and_the_protocol() {
                 "query",
                 "hull",
                 "scene",
+                "sim",
                 "docs/query-protocol.md",
                 "Precision:",
             ],

@@ -9,4 +9,19 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod body;
 pub mod character;
+pub mod contact_cache;
+pub mod contact_manifold;
+pub mod hash;
+pub mod integrate;
+pub mod island;
+pub mod mass_properties;
+pub mod scenes;
+pub mod solver;
+pub mod world;
+
+pub use body::{Body, BodyDesc, BodyError, BodyKind};
+pub use mass_properties::{MassError, MassProperties};
+pub use solver::SolverSettings;
+pub use world::{BodyId, StepStats, World, WorldError, WorldSettings};

@@ -1,0 +1,189 @@
+//! Stability, sleeping, determinism and continuous collision on the named scenes.
+
+use minkowski::shape::{Shape, Sphere, StaticShape, TriMesh, TriMeshFlags};
+use minkowski::{Pose, Real, Vector};
+use minkowski_dynamics::scenes;
+use minkowski_dynamics::{BodyDesc, World, WorldSettings};
+use std::sync::Arc;
+
+const DT: Real = 1.0 / 60.0;
+
+fn awake_world() -> World {
+    World::new(WorldSettings {
+        enable_sleep: false,
+        ..WorldSettings::default()
+    })
+}
+
+/// Runs `steps` steps; the deepest penetration any step found and the top body's
+/// horizontal drift from its start.
+fn run(w: &mut World, steps: usize, top: usize) -> (Real, Real) {
+    let start = w.bodies()[top].position();
+    let mut pen: Real = 0.0;
+    for _ in 0..steps {
+        pen = pen.max(w.step(DT).unwrap().max_penetration);
+    }
+    let d = w.bodies()[top].position() - start;
+    (pen, (d.x * d.x + d.z * d.z).sqrt())
+}
+
+/// A vertical stack of 20 unit boxes stands 1000 steps at 60 Hz, awake throughout: the
+/// top box drifts less than 1 cm and no contact sinks deeper than the slop.
+#[test]
+fn stack_of_20_stands() {
+    let mut w = awake_world();
+    scenes::stack(&mut w, 20).unwrap();
+    let (pen, drift) = run(&mut w, 1000, 19);
+    assert!(drift < 0.01, "top drift {drift}");
+    assert!(pen <= w.settings.linear_slop, "penetration {pen}");
+    let top = w.bodies()[19].position().y;
+    assert!((top - 19.5).abs() < 0.05, "top at {top}");
+}
+
+/// A pyramid of 20 rows (210 boxes) stands 1000 steps at 60 Hz, awake throughout.
+#[test]
+#[ignore = "heavy: 210 awake boxes for 1000 steps (about 10 s at opt-level 2)"]
+fn pyramid_of_20_rows_stands() {
+    let mut w = awake_world();
+    scenes::pyramid(&mut w, 20).unwrap();
+    let top = w.bodies().len() - 1;
+    let (pen, drift) = run(&mut w, 1000, top);
+    assert!(drift < 0.01, "top drift {drift}");
+    assert!(pen <= w.settings.linear_slop, "penetration {pen}");
+}
+
+/// The same pyramid, shorter and with sleeping on: it stands and falls asleep.
+#[test]
+fn pyramid_of_20_rows_settles_and_sleeps() {
+    let mut w = World::new(WorldSettings::default());
+    scenes::pyramid(&mut w, 20).unwrap();
+    let top = w.bodies().len() - 1;
+    let start = w.bodies()[top].position();
+    let mut asleep_at = None;
+    for _ in 0..200 {
+        let st = w.step(DT).unwrap();
+        assert!(
+            st.max_penetration <= w.settings.linear_slop,
+            "{}",
+            st.max_penetration
+        );
+        if st.awake == 0 && asleep_at.is_none() {
+            asleep_at = Some(st.step);
+        }
+    }
+    let d = w.bodies()[top].position() - start;
+    assert!((d.x * d.x + d.z * d.z).sqrt() < 0.01);
+    // Still for time_to_sleep = 0.5 s (30 steps) after settling.
+    let at = asleep_at.expect("the pyramid fell asleep");
+    assert!((30..=120).contains(&at), "asleep at step {at}");
+}
+
+/// The 20-box stack sleeps by a known step; a ball dropped on it wakes the whole island,
+/// which sleeps again later.
+#[test]
+fn stack_sleeps_and_wakes() {
+    let mut w = World::new(WorldSettings::default());
+    scenes::stack(&mut w, 20).unwrap();
+    let mut asleep_at = None;
+    for _ in 0..150 {
+        let st = w.step(DT).unwrap();
+        if st.awake == 0 {
+            asleep_at.get_or_insert(st.step);
+        } else {
+            assert!(asleep_at.is_none(), "woke up again at step {}", st.step);
+        }
+    }
+    let at = asleep_at.expect("asleep");
+    assert!((30..=100).contains(&at), "asleep at {at}");
+    assert!(w.bodies().iter().all(|b| b.is_asleep()));
+    // A sleeping body does not move at all.
+    let h = w.state_hash();
+    w.step(DT).unwrap();
+    assert_eq!(h, w.state_hash());
+    // Drop a ball on the top box.
+    let ball = Shape::from(Sphere::new(0.3).unwrap());
+    let mut d = BodyDesc::dynamic(
+        ball,
+        Pose::from_translation(Vector::new(0.0, 20.6, 0.0)).unwrap(),
+    );
+    d.linear_velocity = Vector::new(0.0, -3.0, 0.0);
+    w.add_body(d).unwrap();
+    let mut woke = false;
+    for _ in 0..20 {
+        let st = w.step(DT).unwrap();
+        if st.awake >= 21 {
+            woke = true;
+        }
+    }
+    assert!(woke, "the island did not wake");
+    for _ in 0..400 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.bodies().iter().all(|b| b.is_asleep()), "asleep again");
+}
+
+/// The same scene gives the same state hash at every step on every run, and the same
+/// with one narrow-phase thread as with two.
+#[test]
+fn deterministic_hash() {
+    let hashes = |threads: usize| -> Vec<u64> {
+        let mut s = scenes::build("tumbler", threads).unwrap();
+        (0..60)
+            .map(|_| {
+                s.before_step();
+                s.world.step(s.dt).unwrap().hash
+            })
+            .collect()
+    };
+    let a = hashes(1);
+    assert_eq!(a, hashes(1));
+    assert_eq!(a, hashes(2));
+    // The hash does change from step to step (the bodies move).
+    assert!(a.windows(2).all(|w| w[0] != w[1]));
+}
+
+/// A small ball fired at 200 m/s (3.3 m per step, 16 diameters) at a thin one-sided
+/// triangle-mesh floor does not pass through it.
+#[test]
+fn fast_ball_does_not_tunnel_through_thin_mesh() {
+    for ccd in [true, false] {
+        let mut w = World::new(WorldSettings {
+            enable_ccd: ccd,
+            ..WorldSettings::default()
+        });
+        let v = vec![
+            Vector::new(-5.0, 0.0, -5.0),
+            Vector::new(5.0, 0.0, -5.0),
+            Vector::new(5.0, 0.0, 5.0),
+            Vector::new(-5.0, 0.0, 5.0),
+        ];
+        let mesh = TriMesh::new(
+            v,
+            vec![[0, 2, 1], [0, 3, 2]],
+            TriMeshFlags {
+                one_sided: true,
+                closed: false,
+            },
+        )
+        .unwrap();
+        w.add_static(
+            StaticShape::TriMesh(Arc::new(mesh)),
+            Pose::IDENTITY,
+            0.5,
+            0.0,
+        )
+        .unwrap();
+        let ball = Shape::from(Sphere::new(0.1).unwrap());
+        let mut d = BodyDesc::dynamic(
+            ball,
+            Pose::from_translation(Vector::new(0.3, 4.0, 0.2)).unwrap(),
+        );
+        d.linear_velocity = Vector::new(0.0, -200.0, 0.0);
+        let id = w.add_body(d).unwrap();
+        for _ in 0..30 {
+            w.step(DT).unwrap();
+            let y = w.body(id).unwrap().position().y;
+            assert!(y > 0.0, "ccd {ccd}: the ball went through, y = {y}");
+        }
+    }
+}
