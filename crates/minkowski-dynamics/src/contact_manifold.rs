@@ -14,7 +14,7 @@
 //! `World::step`).
 
 use minkowski::query::compound::Collider;
-use minkowski::query::{contact, manifold, static_dispatch, ManifoldPoint, QueryOptions};
+use minkowski::query::{manifold, static_dispatch, ManifoldPoint, QueryOptions};
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::Pose;
 use minkowski::Real;
@@ -67,10 +67,6 @@ pub struct PairManifold {
     pub manifold: ContactManifold,
 }
 
-/// A manifold deeper than this fraction of the smaller shape's bounding radius is checked
-/// against the contact query (see [`body_pair`]).
-pub const DEEP_CHECK_FRACTION: Real = 0.1;
-
 /// The convex pieces of a collider and their world poses.
 fn pieces<'a>(c: &'a Collider, pose: &Pose) -> Vec<(u32, &'a Shape, Pose)> {
     match c {
@@ -86,15 +82,6 @@ fn pieces<'a>(c: &'a Collider, pose: &Pose) -> Vec<(u32, &'a Shape, Pose)> {
 
 /// The manifolds of two colliders at their world poses within `margin` (length ≥ 0):
 /// one per pair of convex pieces that comes that close, in piece order; empty when none.
-///
-/// A guard against a wrong manifold: two boxes side by side a few units in the last
-/// place apart, slightly turned, can get from [`manifold()`] a face normal at right angles
-/// to the true one and points a whole box deep (the contact's normal between such nearly
-/// touching edges is noise, and the manifold's feature search follows it). A manifold
-/// deeper than [`DEEP_CHECK_FRACTION`] of the smaller piece's bounding radius is therefore
-/// checked against [`contact`]: when the contact's certified upper bound on the signed
-/// distance is shallower than half the manifold's depth, the contact's single point
-/// replaces the manifold.
 pub fn body_pair(
     a: &Collider,
     pose_a: &Pose,
@@ -112,27 +99,10 @@ pub fn body_pair(
                 continue;
             }
             let m = manifold(sa, qa, sb, qb, margin);
-            let Some(deepest) = m.points().first().map(|p| p.distance) else {
+            if m.is_empty() {
                 continue;
-            };
-            let mut cm = ContactManifold::from_manifold(&m);
-            let size = sa.bounding_radius().min(sb.bounding_radius());
-            if deepest < -DEEP_CHECK_FRACTION * size {
-                let c = contact(sa, qa, sb, qb);
-                if c.upper_bound > 0.5 * deepest {
-                    if c.distance > margin {
-                        continue;
-                    }
-                    cm.normal = c.normal;
-                    cm.points[0] = ManifoldPoint {
-                        point_a: c.point_a,
-                        point_b: c.point_b,
-                        distance: c.distance,
-                        feature: u32::MAX,
-                    };
-                    cm.len = 1;
-                }
             }
+            let cm = ContactManifold::from_manifold(&m);
             out.push(PairManifold {
                 piece_a: *ia,
                 piece_b: *ib,

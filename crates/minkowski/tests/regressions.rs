@@ -480,3 +480,44 @@ fn segment_hull_at_a_capsule_centre_has_witnesses_on_both_surfaces() {
     assert!(near(c.point_a, ph_core) <= tol, "{c:?}");
     assert!((near(c.point_b, pc_core) - radius).abs() <= tol, "{c:?}");
 }
+
+/// Found by the dynamics' 20-row pyramid (step 3, boxes 168 and 169): two unit boxes side
+/// by side 6.3e-5 apart at a height of 11.5, each turned by 1e-4 rad. In f32 the
+/// contact's normal came out 6° off the face normal, (0.995, −0.101, −0.015); the
+/// features facing along it were the bottom edge of A's +X face and the top edge of B's
+/// −X face, and the manifold put two points a whole box deep along −Y. The manifold now
+/// checks the normal by the separation it gives and takes the nearest face normal when
+/// that separates better: the answer is the faces' contact, every point as far apart as
+/// the contact says.
+#[test]
+fn nearly_touching_side_by_side_boxes_get_a_face_manifold_not_a_box_deep_one() {
+    let cube = Shape::from(Cuboid::new(Vector::splat(0.5)).unwrap());
+    let pa = Pose::new(
+        Rotation::from_xyzw(5.2033365e-6, -1.4691708e-6, -5.8035534e-5, 1.0),
+        Vector::new(-1.0000479, 11.491784, -8.854458e-6),
+    )
+    .unwrap();
+    let pb = Pose::new(
+        Rotation::from_xyzw(7.2210287e-7, 2.152124e-6, -2.7768234e-5, 1.0),
+        Vector::new(4.8839633e-5, 11.491696, -6.0437706e-6),
+    )
+    .unwrap();
+    // The exact gap, from B's −X face corners to A's +X face plane (both nearly x = −0.5).
+    let c = query::contact(&cube, &pa, &cube, &pb);
+    assert!(c.distance > 0.0 && c.distance < 2e-4, "{c:?}");
+    let m = query::manifold(&cube, &pa, &cube, &pb, 0.02);
+    assert_eq!(m.len(), 4, "{m:?}");
+    assert!(m.normal.x > 0.999, "{m:?}");
+    for p in m.points() {
+        assert!(p.distance > -1e-4 && p.distance < 2e-4, "{m:?}");
+        // On A's +X face and on B's −X face.
+        assert!(
+            (pa.inverse_transform_point(p.point_a).x - 0.5).abs() < 1e-4,
+            "{m:?}"
+        );
+        assert!(
+            (pb.inverse_transform_point(p.point_b).x + 0.5).abs() < 1e-4,
+            "{m:?}"
+        );
+    }
+}

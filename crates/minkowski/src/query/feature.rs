@@ -77,6 +77,11 @@ pub(crate) struct Feature {
     pub normal: Vector,
     /// Face index (polygon), or an edge / vertex id.
     pub id: u32,
+    /// For a polytope: the outward normal of its face most aligned with the direction,
+    /// even when that face is beyond the feature angle and the feature is an edge or a
+    /// vertex (`None` for curved and point-like shapes). The manifold tries it when the
+    /// direction it was given does not separate the shapes as the contact says.
+    pub face: Option<Vector>,
 }
 
 impl Feature {
@@ -88,6 +93,7 @@ impl Feature {
             len: 0,
             normal,
             id,
+            face: None,
         }
     }
 
@@ -134,6 +140,7 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Pose, dir: Vector) -> Featur
         *p = pose.transform_point(*p);
     }
     f.normal = pose.transform_vector(f.normal);
+    f.face = f.face.map(|n| pose.transform_vector(n));
     f
 }
 
@@ -292,12 +299,14 @@ fn polytope_feature<'a, 'n>(
             }
         }
     }
+    let nearest_face = best.map(|b| b.2);
     if let Some((c, fi, n, face)) = best {
         if c >= FEATURE_ANGLE_COS {
             let mut f = Feature::empty(FeatureKind::Polygon, n, fi as u32);
             for &i in face {
                 f.push(v[i as usize], i);
             }
+            f.face = Some(n);
             return f;
         }
     }
@@ -321,16 +330,20 @@ fn polytope_feature<'a, 'n>(
     if let Some((a, j)) = edge {
         if a <= FEATURE_ANGLE_SIN {
             let (lo, hi) = if s < j { (s, j) } else { (j, s) };
-            return segment_feature(
+            let mut f = segment_feature(
                 v[lo],
                 v[hi],
                 [lo as u32, hi as u32],
                 d,
                 (lo * 1024 + hi) as u32,
             );
+            f.face = nearest_face;
+            return f;
         }
     }
-    Feature::point(v[s], s as u32, d)
+    let mut f = Feature::point(v[s], s as u32, d);
+    f.face = nearest_face;
+    f
 }
 
 /// The regular polygon inscribed in the disc of radius `r` at height `y`, counter-
