@@ -292,3 +292,26 @@ mod tests {
         assert!((ACTIVE_EDGE_ANGLE.cos() - ACTIVE_EDGE_COS).abs() <= 2.0 * EPSILON);
     }
 }
+
+/// The CCSA solver's default relative step tolerance ([`crate::optimize::CcsaOptions`]):
+/// it stops when no variable moved by more than `1e-10 |x_j|` (plus the absolute
+/// tolerance) in an accepted outer iteration. Tight enough that objectives agree with
+/// exact solvers to about 1e-9 relative on the terrain's bounding-volume problems.
+pub const CCSA_X_TOLERANCE_REL: f64 = 1e-10;
+
+/// The CCSA solver's default absolute step tolerance (1e-12, in the variables' units).
+pub const CCSA_X_TOLERANCE_ABS: f64 = 1e-12;
+
+/// The CCSA solver's default relative objective tolerance: it also stops when the
+/// objective changed by at most `1e-14 |f0|` in an accepted outer iteration.
+pub const CCSA_F_TOLERANCE_REL: f64 = 1e-14;
+
+/// The largest constraint value `f_i(x)` (in the constraints' own units) a CCSA answer
+/// may have and still count as feasible (1e-9). Callers scale their constraints so that
+/// this means something (the terrain's volumes use signed distances in metres).
+pub const CCSA_FEASIBILITY: f64 = 1e-9;
+
+/// The relative accuracy to which each CCSA subproblem's dual is maximised (1e-13 of
+/// the constraint's scale): Newton's method on the dual reaches it in a few steps, and
+/// the outer tolerances above need subproblem answers about this accurate.
+pub const CCSA_DUAL_TOLERANCE: f64 = 1e-13;
