@@ -65,6 +65,15 @@
 //! extended objective then decreases at every accepted step, which is what makes the
 //! method globally convergent.
 //!
+//! # Stopping
+//!
+//! After an accepted step: converged when no variable moved by more than
+//! `x_tolerance_rel |x_j| + x_tolerance_abs`, or the extended objective (`f0` at feasible
+//! points) changed by at most `f_tolerance_rel |·| + f_tolerance_abs`; then
+//! [`CcsaStatus::Converged`] if feasible, else [`CcsaStatus::Infeasible`]. Every loop is
+//! capped ([`CcsaOptions`]): §3.5.6 saw NLopt run forever when rounding made the iterate
+//! oscillate.
+//!
 //! # Parameter updates (Eq 3.16–3.17)
 //!
 //! * `ρ_i = 1` at the start; each outer iteration starts from `max(0.1 ρ_i, ρ_min)`.
@@ -296,6 +305,14 @@ fn check_slice(what: &'static str, s: &[f64], n: usize) -> Result<(), CcsaError>
         Some(index) => Err(CcsaError::NonFinite { what, index }),
         None => Ok(()),
     }
+}
+
+/// `f0 + Σ (c y_i + ½ y_i²)` with `y_i = max(0, f_i)`: the extended problem's objective.
+fn merit(values: &[f64], penalty: f64) -> f64 {
+    values[1..].iter().fold(values[0], |m, &v| {
+        let y = v.max(0.0);
+        m + penalty * y + 0.5 * y * y
+    })
 }
 
 fn max_violation(values: &[f64]) -> f64 {
@@ -864,8 +881,14 @@ pub fn ccsa_minimize<P: CcsaProblem + ?Sized>(
                         x_small = false;
                     }
                 }
-                let f_small = (new_values[0] - values[0]).abs()
-                    <= options.f_tolerance_rel * new_values[0].abs() + options.f_tolerance_abs;
+                // On the extended objective (Eq 3.10 at the least elastic y), which is
+                // f0 itself at feasible points.
+                let (merit_old, merit_new) = (
+                    merit(&values, options.penalty),
+                    merit(&new_values, options.penalty),
+                );
+                let f_small = (merit_new - merit_old).abs()
+                    <= options.f_tolerance_rel * merit_new.abs() + options.f_tolerance_abs;
                 prev2.copy_from_slice(&prev1);
                 prev1.copy_from_slice(&x);
                 x.copy_from_slice(&xhat);

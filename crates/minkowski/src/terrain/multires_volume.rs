@@ -70,7 +70,7 @@
 //! the stored volume up to [`CONTAINMENT_SLACK`].
 
 use crate::math::{Point, Real, Vector};
-use crate::optimize::{ccsa_minimize, CcsaOptions, CcsaProblem, CcsaStatus};
+use crate::optimize::{ccsa_minimize, CcsaError, CcsaOptions, CcsaProblem, CcsaStatus};
 use crate::shape::{ConvexPolyhedron, ShapeError};
 
 /// The half-width of each length's bounds, in units of `max(5, spread of l + extent of
@@ -125,6 +125,9 @@ pub enum MultiresVolumeError {
     /// A bounding triangle's base is degenerate (collinear nodes): no plane to bound by.
     #[error("the base positions of a bounding triangle at node {0} are collinear")]
     DegenerateBase(usize),
+    /// The solver refused its options.
+    #[error("solver: {0}")]
+    Solver(#[from] CcsaError),
     /// A cell's volume could not be built as a convex shape.
     #[error("cell volume: {0}")]
     Shape(#[from] ShapeError),
@@ -263,15 +266,138 @@ struct Constraint {
     inv_area: f64,
 }
 
-/// The optimisation problem of one surface of one level (Eq 3.18–3.22).
-struct SurfaceProblem<'a> {
+/// The optimisation problem of one surface of one level (Eq 3.18–3.22), as
+/// [`volume_level`] hands it to the solver: variables are the bounding points' lengths
+/// (row-major over the bounding points), constraints the scaled `Q_j` of the module
+/// notes. Public so that other solvers can be run on exactly the same problem (the bench
+/// crate compares NLopt's `LD_MMA` and `LD_CCSAQ` with [`ccsa_minimize`] on it).
+#[derive(Debug, Clone)]
+pub struct BoundingSurfaceProblem<'a> {
     quad: QuadSamples<'a>,
+    surface: Surface,
     /// Node index of each bounding point.
     points: Vec<usize>,
     constraints: Vec<Constraint>,
+    half_width: f64,
+    /// `extent / shortest |r|`: the scale of the outward rounding.
+    reach: f64,
 }
 
-impl CcsaProblem for SurfaceProblem<'_> {
+impl<'a> BoundingSurfaceProblem<'a> {
+    /// The problem of `surface` at bounding size `b` (a power of two in `[2, size]`).
+    ///
+    /// # Errors
+    /// [`MultiresVolumeError`] for bad input (see [`QuadSamples`]), a bad `b`, or a
+    /// bounding triangle whose base nodes are collinear.
+    pub fn new(
+        quad: &QuadSamples<'a>,
+        b: usize,
+        surface: Surface,
+    ) -> Result<Self, MultiresVolumeError> {
+        quad.validate()?;
+        if !b.is_power_of_two() || b < 2 || b > quad.size {
+            return Err(MultiresVolumeError::BadBoundingSize {
+                size: quad.size,
+                bounding: b,
+            });
+        }
+        let side = quad.side();
+        let cells = quad.size / b;
+        let pps = cells + 1;
+        let points: Vec<usize> = (0..pps * pps)
+            .map(|i| (i / pps) * b * side + (i % pps) * b)
+            .collect();
+        // Geometric scale for the bounds.
+        let mut lmin = f64::INFINITY;
+        let mut lmax = f64::NEG_INFINITY;
+        let mut rmin = f64::INFINITY;
+        let (mut lo3, mut hi3) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for i in 0..side * side {
+            let l = quad.lengths[i] as f64;
+            lmin = lmin.min(l);
+            lmax = lmax.max(l);
+            rmin = rmin.min(norm(quad.r(i)));
+            let p = quad.p(i);
+            for k in 0..3 {
+                lo3[k] = lo3[k].min(p[k]);
+                hi3[k] = hi3[k].max(p[k]);
+            }
+        }
+        let reach = norm(sub(hi3, lo3)) / rmin;
+        let half_width = LENGTH_BOUND_FACTOR * (5.0_f64).max(lmax - lmin + reach);
+        let mut constraints = Vec::new();
+        for cy in 0..cells {
+            for cx in 0..cells {
+                let (vars, nodes) = cell_corners(quad, b, cx, cy);
+                let diag = upper_diagonal_00_11(quad, nodes) == (surface == Surface::Upper);
+                for (k, tri) in cell_triangles(diag).iter().enumerate() {
+                    let mut v = tri.map(|c| vars[c]);
+                    let tn = tri.map(|c| nodes[c]);
+                    let base = cross(
+                        sub(quad.p(tn[1]), quad.p(tn[0])),
+                        sub(quad.p(tn[2]), quad.p(tn[0])),
+                    );
+                    let area2 = norm(base);
+                    let up = add(add(quad.r(tn[0]), quad.r(tn[1])), quad.r(tn[2]));
+                    let across = dot(base, up);
+                    if area2 <= 0.0 || !area2.is_finite() || across == 0.0 {
+                        return Err(MultiresVolumeError::DegenerateBase(tn[0]));
+                    }
+                    if (across > 0.0) != (surface == Surface::Upper) {
+                        v.swap(1, 2);
+                    }
+                    for t in 0..=b {
+                        for s in 0..=b {
+                            if in_triangle(diag, k, s, t, b) {
+                                constraints.push(Constraint {
+                                    node: (cy * b + t) * side + cx * b + s,
+                                    v,
+                                    inv_area: 1.0 / area2,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(BoundingSurfaceProblem {
+            quad: *quad,
+            surface,
+            points,
+            constraints,
+            half_width,
+            reach,
+        })
+    }
+
+    /// Alg 8's start: `l_i + 5` (upper) or `l_i − 5` (lower).
+    pub fn start(&self) -> Vec<f64> {
+        let offset = self.offset();
+        self.points
+            .iter()
+            .map(|&i| self.quad.lengths[i] as f64 + offset)
+            .collect()
+    }
+
+    /// The bounds `l_i ± H` (see the module notes), as `(lower, upper)`.
+    pub fn bounds(&self) -> (Vec<f64>, Vec<f64>) {
+        let l = self.points.iter().map(|&i| self.quad.lengths[i] as f64);
+        (
+            l.clone().map(|v| v - self.half_width).collect(),
+            l.map(|v| v + self.half_width).collect(),
+        )
+    }
+
+    fn offset(&self) -> f64 {
+        if self.surface == Surface::Upper {
+            5.0
+        } else {
+            -5.0
+        }
+    }
+}
+
+impl CcsaProblem for BoundingSurfaceProblem<'_> {
     fn dimension(&self) -> usize {
         self.points.len()
     }
@@ -469,99 +595,22 @@ pub fn volume_level(
             bounding: b,
         });
     }
-    let side = quad.side();
-    let cells = quad.size / b;
-    let pps = cells + 1;
-    let points: Vec<usize> = (0..pps * pps)
-        .map(|i| (i / pps) * b * side + (i % pps) * b)
-        .collect();
-
-    // Geometric scale for the bounds.
-    let mut lmin = f64::INFINITY;
-    let mut lmax = f64::NEG_INFINITY;
-    let mut rmin = f64::INFINITY;
-    let (mut lo3, mut hi3) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for i in 0..side * side {
-        let l = quad.lengths[i] as f64;
-        lmin = lmin.min(l);
-        lmax = lmax.max(l);
-        rmin = rmin.min(norm(quad.r(i)));
-        let p = quad.p(i);
-        for k in 0..3 {
-            lo3[k] = lo3[k].min(p[k]);
-            hi3[k] = hi3[k].max(p[k]);
-        }
-    }
-    let extent = norm(sub(hi3, lo3));
-    let half_width = LENGTH_BOUND_FACTOR * (5.0_f64).max(lmax - lmin + extent / rmin);
-
+    let pps = quad.size / b + 1;
     let mut volumes = [Vec::new(), Vec::new()];
     let mut statuses = [SurfaceStatus::Converged; 2];
     let mut objectives = [0.0; 2];
     let mut iterations = [0; 2];
-    let mut diagonals = Vec::with_capacity(cells * cells);
-    for cy in 0..cells {
-        for cx in 0..cells {
-            let (_, nodes) = cell_corners(quad, b, cx, cy);
-            diagonals.push(upper_diagonal_00_11(quad, nodes));
-        }
-    }
     for (si, surface) in [Surface::Upper, Surface::Lower].into_iter().enumerate() {
-        let mut constraints = Vec::new();
-        for cy in 0..cells {
-            for cx in 0..cells {
-                let (vars, nodes) = cell_corners(quad, b, cx, cy);
-                let diag = diagonals[cy * cells + cx] == (surface == Surface::Upper);
-                for (k, tri) in cell_triangles(diag).iter().enumerate() {
-                    let mut v = tri.map(|c| vars[c]);
-                    let tn = tri.map(|c| nodes[c]);
-                    let base = cross(
-                        sub(quad.p(tn[1]), quad.p(tn[0])),
-                        sub(quad.p(tn[2]), quad.p(tn[0])),
-                    );
-                    let area2 = norm(base);
-                    if area2 <= 0.0 || !area2.is_finite() {
-                        return Err(MultiresVolumeError::DegenerateBase(tn[0]));
-                    }
-                    let up = add(add(quad.r(tn[0]), quad.r(tn[1])), quad.r(tn[2]));
-                    let outward_up = dot(base, up) > 0.0;
-                    if outward_up != (surface == Surface::Upper) {
-                        v.swap(1, 2);
-                    }
-                    for t in 0..=b {
-                        for s in 0..=b {
-                            if in_triangle(diag, k, s, t, b) {
-                                constraints.push(Constraint {
-                                    node: (cy * b + t) * side + cx * b + s,
-                                    v,
-                                    inv_area: 1.0 / area2,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let mut problem = SurfaceProblem {
-            quad: *quad,
-            points: points.clone(),
-            constraints,
-        };
-        let offset = if surface == Surface::Upper { 5.0 } else { -5.0 };
-        let l: Vec<f64> = points.iter().map(|&i| quad.lengths[i] as f64).collect();
-        let x0: Vec<f64> = l.iter().map(|v| v + offset).collect();
-        let lower: Vec<f64> = l.iter().map(|v| v - half_width).collect();
-        let upper: Vec<f64> = l.iter().map(|v| v + half_width).collect();
-        let result = match ccsa_minimize(&mut problem, &x0, &lower, &upper, options) {
-            Ok(r) => r,
-            // The inputs were validated above; options come from the caller.
-            Err(_) => {
-                return Err(MultiresVolumeError::BadBoundingSize {
-                    size: quad.size,
-                    bounding: b,
-                })
-            }
-        };
+        let mut problem = BoundingSurfaceProblem::new(quad, b, surface)?;
+        let (offset, half_width, reach) = (problem.offset(), problem.half_width, problem.reach);
+        let l: Vec<f64> = problem
+            .points
+            .iter()
+            .map(|&i| quad.lengths[i] as f64)
+            .collect();
+        let x0 = problem.start();
+        let (lower, upper) = problem.bounds();
+        let result = ccsa_minimize(&mut problem, &x0, &lower, &upper, options)?;
         let at_bound = result
             .x
             .iter()
@@ -575,7 +624,7 @@ pub fn volume_level(
         objectives[si] = result.objective;
         iterations[si] = result.iterations;
         // Outward rounding to Real.
-        let ulp_scale = 8.0 * (crate::math::EPSILON as f64) * (1.0 + extent / rmin);
+        let ulp_scale = 8.0 * (crate::math::EPSILON as f64) * (1.0 + reach);
         volumes[si] = result
             .x
             .iter()
