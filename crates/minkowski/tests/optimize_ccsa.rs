@@ -53,7 +53,11 @@ fn cantilever_beam() {
     let c: [f64; 5] = [61.0, 37.0, 19.0, 7.0, 1.0];
     let s = c.iter().map(|v| v.powf(0.25)).sum::<f64>().cbrt();
     let want = 0.0624 * s * c.iter().map(|v| v.powf(0.25)).sum::<f64>();
-    assert!((r.objective - want).abs() < 1e-8 * want, "{} vs {want}", r.objective);
+    assert!(
+        (r.objective - want).abs() < 1e-8 * want,
+        "{} vs {want}",
+        r.objective
+    );
     assert!((want - 1.339956).abs() < 1e-6);
     for j in 0..5 {
         assert!((r.x[j] - c[j].powf(0.25) * s).abs() < 1e-5);
@@ -173,7 +177,11 @@ fn projection_optimum(p: &Projection) -> f64 {
             .iter()
             .map(|&i| (0..n).map(|j| p.a[i][j] * p.c[j]).sum::<f64>() - p.b[i])
             .collect();
-        let Some(mu) = (if s.is_empty() { Some(vec![]) } else { solve_dense(mm, rhs) }) else {
+        let Some(mu) = (if s.is_empty() {
+            Some(vec![])
+        } else {
+            solve_dense(mm, rhs)
+        }) else {
             continue;
         };
         if mu.iter().any(|&v| v < -1e-12) {
@@ -182,7 +190,8 @@ fn projection_optimum(p: &Projection) -> f64 {
         let x: Vec<f64> = (0..n)
             .map(|j| p.c[j] - 0.5 * s.iter().zip(&mu).map(|(&i, u)| p.a[i][j] * u).sum::<f64>())
             .collect();
-        let feasible = (0..m).all(|i| (0..n).map(|j| p.a[i][j] * x[j]).sum::<f64>() <= p.b[i] + 1e-10);
+        let feasible =
+            (0..m).all(|i| (0..n).map(|j| p.a[i][j] * x[j]).sum::<f64>() <= p.b[i] + 1e-10);
         if feasible {
             best = best.min((0..n).map(|j| (x[j] - p.c[j]).powi(2)).sum());
         }
@@ -209,8 +218,14 @@ fn quadratics_with_linear_constraints_match_the_exact_optimum() {
             active += 1;
         }
         let start: Vec<f64> = (0..n).map(|_| rng.range(-4.0, 4.0)).collect();
-        let r = ccsa_minimize(&mut p, &start, &vec![-10.0; n], &vec![10.0; n], &CcsaOptions::default())
-            .unwrap();
+        let r = ccsa_minimize(
+            &mut p,
+            &start,
+            &vec![-10.0; n],
+            &vec![10.0; n],
+            &CcsaOptions::default(),
+        )
+        .unwrap();
         assert_eq!(r.status, CcsaStatus::Converged, "case {case}: {r:?}");
         assert!(
             (r.objective - want).abs() <= 1e-7 * want.max(1.0),
@@ -249,11 +264,21 @@ fn rosenbrock_in_a_disc_from_an_infeasible_start() {
         max_outer_iterations: 20000,
         ..CcsaOptions::default()
     };
-    let r = ccsa_minimize(&mut RosenbrockDisc, &[-1.5, 1.8], &[-3.0; 2], &[3.0; 2], &opts).unwrap();
+    let r = ccsa_minimize(
+        &mut RosenbrockDisc,
+        &[-1.5, 1.8],
+        &[-3.0; 2],
+        &[3.0; 2],
+        &opts,
+    )
+    .unwrap();
     assert!(r.started_infeasible);
     assert_eq!(r.status, CcsaStatus::Converged, "{r:?}");
     assert!(r.objective < 1e-8, "{r:?}");
-    assert!((r.x[0] - 1.0).abs() < 1e-4 && (r.x[1] - 1.0).abs() < 1e-4, "{r:?}");
+    assert!(
+        (r.x[0] - 1.0).abs() < 1e-4 && (r.x[1] - 1.0).abs() < 1e-4,
+        "{r:?}"
+    );
 }
 
 /// Two disjoint half-planes: x ≥ 1 and x ≤ −1. No feasible point.
@@ -277,11 +302,20 @@ impl CcsaProblem for Contradiction {
 
 #[test]
 fn infeasible_problem_is_reported() {
-    let r = ccsa_minimize(&mut Contradiction, &[0.3], &[-5.0], &[5.0], &CcsaOptions::default())
-        .unwrap();
+    let r = ccsa_minimize(
+        &mut Contradiction,
+        &[0.3],
+        &[-5.0],
+        &[5.0],
+        &CcsaOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.status, CcsaStatus::Infeasible, "{r:?}");
     assert!(r.max_violation > 0.5);
-    assert!(r.x[0].abs() < 1e-3, "the elastic optimum splits the violation: {r:?}");
+    assert!(
+        r.x[0].abs() < 1e-3,
+        "the elastic optimum splits the violation: {r:?}"
+    );
 }
 
 /// NaN once x leaves a region.
@@ -294,19 +328,35 @@ impl CcsaProblem for Poisoned {
         0
     }
     fn evaluate(&mut self, x: &[f64], v: &mut [f64], g: &mut [f64]) {
-        v[0] = if x[0] < 2.0 { (x[0] - 5.0).powi(2) } else { f64::NAN };
+        v[0] = if x[0] < 2.0 {
+            (x[0] - 5.0).powi(2)
+        } else {
+            f64::NAN
+        };
         g[0] = 2.0 * (x[0] - 5.0);
     }
 }
 
 #[test]
 fn non_finite_evaluations_stop_with_a_status() {
-    let r = ccsa_minimize(&mut Poisoned, &[0.0], &[-10.0], &[10.0], &CcsaOptions::default())
-        .unwrap();
+    let r = ccsa_minimize(
+        &mut Poisoned,
+        &[0.0],
+        &[-10.0],
+        &[10.0],
+        &CcsaOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.status, CcsaStatus::NonFiniteEvaluation);
     assert!(r.objective.is_finite() && r.x[0] < 2.0);
-    let r = ccsa_minimize(&mut Poisoned, &[3.0], &[-10.0], &[10.0], &CcsaOptions::default())
-        .unwrap();
+    let r = ccsa_minimize(
+        &mut Poisoned,
+        &[3.0],
+        &[-10.0],
+        &[10.0],
+        &CcsaOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.status, CcsaStatus::NonFiniteEvaluation);
     assert_eq!(r.evaluations, 1);
 }
@@ -317,7 +367,14 @@ fn iteration_caps_are_reported() {
         max_outer_iterations: 3,
         ..CcsaOptions::default()
     };
-    let r = ccsa_minimize(&mut RosenbrockDisc, &[-1.5, 1.8], &[-3.0; 2], &[3.0; 2], &opts).unwrap();
+    let r = ccsa_minimize(
+        &mut RosenbrockDisc,
+        &[-1.5, 1.8],
+        &[-3.0; 2],
+        &[3.0; 2],
+        &opts,
+    )
+    .unwrap();
     assert_eq!(r.status, CcsaStatus::MaxIterations);
     assert_eq!(r.iterations, 3);
 }
@@ -357,10 +414,7 @@ fn bad_input_gives_typed_errors() {
         ccsa_minimize(p, &[5.0; 5], &[1.0; 5], &up, &o),
         Err(CcsaError::EmptyBox { index: 4 })
     );
-    let bad = CcsaOptions {
-        penalty: 0.0,
-        ..o
-    };
+    let bad = CcsaOptions { penalty: 0.0, ..o };
     assert_eq!(
         ccsa_minimize(p, &[5.0; 5], &[1.0; 5], &[10.0; 5], &bad),
         Err(CcsaError::InvalidOption { what: "penalty" })
@@ -385,8 +439,14 @@ fn bad_input_gives_typed_errors() {
         Err(CcsaError::NoVariables)
     );
     // A start outside the box is clamped, not refused; a fixed variable stays put.
-    let r = ccsa_minimize(p, &[50.0; 5], &[1.0, 1.0, 1.0, 1.0, 3.0], &[10.0, 10.0, 10.0, 10.0, 3.0], &o)
-        .unwrap();
+    let r = ccsa_minimize(
+        p,
+        &[50.0; 5],
+        &[1.0, 1.0, 1.0, 1.0, 3.0],
+        &[10.0, 10.0, 10.0, 10.0, 3.0],
+        &o,
+    )
+    .unwrap();
     assert_eq!(r.x[4], 3.0);
     assert_eq!(r.status, CcsaStatus::Converged);
 }

@@ -119,6 +119,9 @@
 //! Everything is `f64` in both builds of the library: this is a preprocessing tool, and
 //! its answers are held to 1e-6 against other solvers.
 
+// Dense numerical loops over parallel arrays read best with indices.
+#![allow(clippy::needless_range_loop)]
+
 use crate::tolerance::{
     CCSA_DUAL_TOLERANCE, CCSA_FEASIBILITY, CCSA_F_TOLERANCE_REL, CCSA_X_TOLERANCE_ABS,
     CCSA_X_TOLERANCE_REL,
@@ -363,13 +366,7 @@ struct DualScratch {
 }
 
 impl Approximation {
-    fn build(
-        &mut self,
-        values: &[f64],
-        gradients: &[f64],
-        lower: &[f64],
-        upper: &[f64],
-    ) {
+    fn build(&mut self, values: &[f64], gradients: &[f64], lower: &[f64], upper: &[f64]) {
         let (n, m) = (self.n, self.m);
         self.f.copy_from_slice(values);
         for j in 0..n {
@@ -582,8 +579,7 @@ impl Approximation {
                                 continue;
                             }
                             let vb = self.col_val[b_idx];
-                            let sb =
-                                s * s * (vb.max(0.0) / (um * um) - (-vb).max(0.0) / (ml * ml));
+                            let sb = s * s * (vb.max(0.0) / (um * um) - (-vb).max(0.0) / (ml * ml));
                             sc.h[pa * k + pb] += dj * sa * sb;
                         }
                     }

@@ -16,6 +16,4 @@
 pub mod ccsa;
 
 #[doc(inline)]
-pub use ccsa::{
-    ccsa_minimize, CcsaError, CcsaOptions, CcsaProblem, CcsaResult, CcsaStatus,
-};
+pub use ccsa::{ccsa_minimize, CcsaError, CcsaOptions, CcsaProblem, CcsaResult, CcsaStatus};

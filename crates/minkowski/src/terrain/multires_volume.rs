@@ -69,23 +69,15 @@
 //! containment check runs on the rounded lengths, so in `f32` too every node is inside
 //! the stored volume up to [`CONTAINMENT_SLACK`].
 
+// Dense numerical loops over parallel arrays read best with indices.
+#![allow(clippy::needless_range_loop)]
+
 use crate::math::{Point, Real, Vector};
 use crate::optimize::{ccsa_minimize, CcsaError, CcsaOptions, CcsaProblem, CcsaStatus};
 use crate::shape::{ConvexPolyhedron, ShapeError};
-
-/// The half-width of each length's bounds, in units of `max(5, spread of l + extent of
-/// the quad / shortest r)`: 64. The optimum is normally within a few metres of `l`
-/// (§3.5.7); far beyond means Fig 3.14's extreme case.
-pub const LENGTH_BOUND_FACTOR: f64 = 64.0;
-
-/// How far (relative to the quad's size: its extent plus its longest `|r l|`) a node may
-/// lie outside its cell's hull in the containment check and still count as inside:
-/// `1e-6` in `f32` (rounding of the stored lengths and positions), `1e-10` in `f64`.
-#[cfg(not(minkowski_f64))]
-pub const CONTAINMENT_SLACK: f64 = 1e-6;
-/// See the `f32` build: `1e-10` in `f64`.
-#[cfg(minkowski_f64)]
-pub const CONTAINMENT_SLACK: f64 = 1e-10;
+pub use crate::tolerance::{
+    MULTIRES_CONTAINMENT_SLACK as CONTAINMENT_SLACK, MULTIRES_LENGTH_BOUND as LENGTH_BOUND_FACTOR,
+};
 
 /// Why a quad's volumes could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -427,10 +419,7 @@ impl CcsaProblem for BoundingSurfaceProblem<'_> {
             values[c + 1] = dot(nrm, pj) * s;
             let row = &mut gradients[(c + 1) * n..(c + 2) * n];
             // Eq 3.22.
-            let d0 = dot(
-                sub(scale(cross(r[0], e2), -1.0), cross(e1, r[0])),
-                pj,
-            ) - dot(nrm, r[0]);
+            let d0 = dot(sub(scale(cross(r[0], e2), -1.0), cross(e1, r[0])), pj) - dot(nrm, r[0]);
             let d1 = dot(cross(r[1], e2), pj);
             let d2 = dot(cross(e1, r[2]), pj);
             row[con.v[0]] += d0 * s;
@@ -530,7 +519,10 @@ pub fn quad_volumes(
 fn upper_diagonal_00_11(quad: &QuadSamples<'_>, c: [usize; 4]) -> bool {
     // c = [00, 10, 01, 11] node indices.
     let [p00, p10, p01, p11] = c.map(|i| quad.surface(i));
-    let up = add(add(quad.r(c[0]), quad.r(c[1])), add(quad.r(c[2]), quad.r(c[3])));
+    let up = add(
+        add(quad.r(c[0]), quad.r(c[1])),
+        add(quad.r(c[2]), quad.r(c[3])),
+    );
     let mut nrm = cross(sub(p10, p00), sub(p01, p00));
     if dot(nrm, up) < 0.0 {
         nrm = scale(nrm, -1.0);
@@ -540,7 +532,12 @@ fn upper_diagonal_00_11(quad: &QuadSamples<'_>, c: [usize; 4]) -> bool {
 
 /// The bounding-point indices (into the level's variables) of cell `(cx, cy)`:
 /// `[00, 10, 01, 11]`, and the node indices.
-fn cell_corners(quad: &QuadSamples<'_>, b: usize, cx: usize, cy: usize) -> ([usize; 4], [usize; 4]) {
+fn cell_corners(
+    quad: &QuadSamples<'_>,
+    b: usize,
+    cx: usize,
+    cy: usize,
+) -> ([usize; 4], [usize; 4]) {
     let pps = quad.size / b + 1;
     let vars = [
         cy * pps + cx,
@@ -777,8 +774,8 @@ pub fn nodes_outside(quad: &QuadSamples<'_>, level: &VolumeLevel) -> Vec<(usize,
     for cy in 0..cells {
         for cx in 0..cells {
             let cell = cy * cells + cx;
-            let verts = cell_vertices(quad, level, cell)
-                .map(|v| [v.x as f64, v.y as f64, v.z as f64]);
+            let verts =
+                cell_vertices(quad, level, cell).map(|v| [v.x as f64, v.y as f64, v.z as f64]);
             for t in 0..=b {
                 for s in 0..=b {
                     let node = (cy * b + t) * side + cx * b + s;
