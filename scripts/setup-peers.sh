@@ -3,7 +3,8 @@
 # fresh Debian machine, and nothing when it is already there (idempotent):
 #
 #   - Debian packages: libccd-dev (libccd 2.1, double), libfcl-dev (FCL 0.7, pulls Eigen
-#     and octomap), libbullet-dev (Bullet 3.24, float and float64 builds), pkg-config, g++;
+#     and octomap), libbullet-dev (Bullet 3.24, float and float64 builds), pkg-config, g++,
+#     cmake (the `nlopt` crate of the bench crate's `nlopt` feature builds NLopt with it);
 #   - coal 3 from PyPI (`libcoal` + `cmeel-eigen`, C++ library and headers only) into the
 #     virtualenv target/peers-venv.
 #
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "setup-peers: $*" >&2; }
 
-apt_packages=(pkg-config g++ libccd-dev libfcl-dev libbullet-dev)
+apt_packages=(pkg-config g++ cmake libccd-dev libfcl-dev libbullet-dev)
 missing=()
 for p in "${apt_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,6 +16,8 @@
 //! * [`broadphase`]: uniform grid, incremental sweep and prune, dynamic AABB tree, behind
 //!   one trait.
 //! * [`world`]: objects by handle, broad phase, parallel narrow phase, contact events.
+//! * [`optimize`]: CCSA (Svanberg's conservative convex separable approximations), for
+//!   preprocessing such as the terrain's bounding volumes.
 //! * [`scene`]: seeded moving scenes (seed 000's experiment) for `minkowski scene` and
 //!   the benchmarks.
 //!
@@ -64,6 +66,7 @@ pub mod bounding;
 pub mod broadphase;
 pub mod hull;
 pub mod math;
+pub mod optimize;
 pub mod planar;
 #[cfg(feature = "protocol")]
 pub mod protocol;

@@ -292,6 +292,45 @@ pub const SYNTHETIC_RAY_TOLERANCE: Real = 1e-6;
 /// documentation): `1e-12`.
 #[cfg(minkowski_f64)]
 pub const SYNTHETIC_RAY_TOLERANCE: Real = 1e-12;
+/// The CCSA solver's default relative step tolerance ([`crate::optimize::CcsaOptions`]):
+/// it stops when no variable moved by more than `1e-10 |x_j|` (plus the absolute
+/// tolerance) in an accepted outer iteration. Tight enough that objectives agree with
+/// exact solvers to 1e-7 relative or better on the terrain's bounding-volume problems.
+pub const CCSA_X_TOLERANCE_REL: f64 = 1e-10;
+
+/// The CCSA solver's default absolute step tolerance (1e-12, in the variables' units).
+pub const CCSA_X_TOLERANCE_ABS: f64 = 1e-12;
+
+/// The CCSA solver's default relative objective tolerance: it also stops when the
+/// objective changed by at most `1e-14 |f0|` in an accepted outer iteration.
+pub const CCSA_F_TOLERANCE_REL: f64 = 1e-14;
+
+/// The largest constraint value `f_i(x)` (in the constraints' own units) a CCSA answer
+/// may have and still count as feasible (1e-9). Callers scale their constraints so that
+/// this means something (the terrain's volumes use signed distances in metres).
+pub const CCSA_FEASIBILITY: f64 = 1e-9;
+
+/// The relative accuracy to which each CCSA subproblem's dual is maximised (1e-13 of
+/// the constraint's scale): Newton's method on the dual reaches it in a few steps, and
+/// the outer tolerances above need subproblem answers about this accurate.
+pub const CCSA_DUAL_TOLERANCE: f64 = 1e-13;
+
+/// The half-width of each length's bounds in
+/// [`crate::terrain::multires_volume`], in units of `max(5, spread of l + extent of
+/// the quad / shortest r)`: 64. The optimum is normally within a few metres of `l`
+/// (§3.5.7); far beyond means Fig 3.14's extreme case.
+pub const MULTIRES_LENGTH_BOUND: f64 = 64.0;
+
+/// How far a sample node may lie outside its cell's hull in
+/// [`crate::terrain::multires_volume`]'s containment check and still count as inside,
+/// relative to the quad's size (the largest coordinate magnitude of its nodes and
+/// bounding vertices):
+/// `1e-6` in `f32` (rounding of the stored lengths and positions), `1e-10` in `f64`.
+#[cfg(not(minkowski_f64))]
+pub const MULTIRES_CONTAINMENT_SLACK: f64 = 1e-6;
+/// See the `f32` build: `1e-10` in `f64`.
+#[cfg(minkowski_f64)]
+pub const MULTIRES_CONTAINMENT_SLACK: f64 = 1e-10;
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,8 @@
 //!   alpha plane (§3.2.3), here made robust by solving its cubic completely. Answers
 //!   are [`BackProjection`]s with a [`BackProjectionStatus`]; which solution is reported
 //!   when there are several, or none inside, is in [`backward_projection`]'s notes.
+//! * [`multires_volume`]: Alg 8's multiresolution bounding volumes of one quad, by
+//!   constrained optimisation ([`crate::optimize::ccsa`]), checked to hold every sample.
 //! * [`aligned_plane`], [`aligned_projection`], [`alpha_plane`]: each method's
 //!   derivation, and where it departs from the thesis.
 //! * [`DisplacedTerrain`]: a [`DisplacementMap`] (arrays or 16-bit PNG) read through
@@ -63,6 +65,7 @@ pub mod displacement_map;
 pub mod early_out;
 pub mod quad_layout;
 pub mod synthetic;
+pub mod multires_volume;
 
 #[doc(inline)]
 pub use backward_projection::{
