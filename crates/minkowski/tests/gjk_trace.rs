@@ -23,8 +23,8 @@ extern crate minkowski_f64 as minkowski;
 mod common;
 
 use common::{
-    closest_on_segment, closest_on_triangle, d3, random_pose, random_shape, Placed, Rng,
-    ALL_KINDS, REL_TOL,
+    closest_on_segment, closest_on_triangle, d3, random_pose, random_shape, Placed, Rng, ALL_KINDS,
+    REL_TOL,
 };
 use glam::DVec3;
 use minkowski::query::gjk::{self, GjkOptions, GjkTrace, GjkVariant};
@@ -89,16 +89,29 @@ fn check(trace: &GjkTrace, case: &Case, label: &str) {
         let u = d / dl;
         let h = case.a.h(u) + case.b.h(-u);
         let got = d3(s.support).dot(u);
-        assert!((got - h).abs() <= tol, "{label}: support {got} vs oracle {h}");
-        assert!((d3(s.support_a).dot(u) - case.a.h(u)).abs() <= tol, "{label}: a");
-        assert!((d3(s.support_b).dot(-u) - case.b.h(-u)).abs() <= tol, "{label}: b");
+        assert!(
+            (got - h).abs() <= tol,
+            "{label}: support {got} vs oracle {h}"
+        );
+        assert!(
+            (d3(s.support_a).dot(u) - case.a.h(u)).abs() <= tol,
+            "{label}: a"
+        );
+        assert!(
+            (d3(s.support_b).dot(-u) - case.b.h(-u)).abs() <= tol,
+            "{label}: b"
+        );
         assert!(
             (d3(s.support_a - s.support_b) - d3(s.support)).length() <= tol,
             "{label}: w = a - b"
         );
         seen.push(s.support);
         // The simplex: at most 4 of the points found, v its point nearest the origin.
-        assert!(s.simplex.len() <= 4, "{label}: {} vertices", s.simplex.len());
+        assert!(
+            s.simplex.len() <= 4,
+            "{label}: {} vertices",
+            s.simplex.len()
+        );
         for p in &s.simplex {
             assert!(seen.contains(p), "{label}: vertex {p} never found");
         }
@@ -118,7 +131,11 @@ fn check(trace: &GjkTrace, case: &Case, label: &str) {
         );
         assert!((d3(s.v).length() - upper).abs() <= tol, "{label}: upper");
         if s.simplex.len() == 4 {
-            assert_eq!(s.v, Vector::ZERO, "{label}: a tetrahedron is kept only around 0");
+            assert_eq!(
+                s.v,
+                Vector::ZERO,
+                "{label}: a tetrahedron is kept only around 0"
+            );
         }
         // Monotone bounds.
         assert!(
@@ -133,7 +150,11 @@ fn check(trace: &GjkTrace, case: &Case, label: &str) {
     // The final answer is the run's.
     let last = &trace.steps[trace.steps.len() - 1];
     let r = &trace.result;
-    assert_eq!(r.iterations as usize, trace.steps.len(), "{label}: step count");
+    assert_eq!(
+        r.iterations as usize,
+        trace.steps.len(),
+        "{label}: step count"
+    );
     if last.simplex == trace.final_simplex {
         assert_eq!(last.v, trace.final_v, "{label}: final v");
         if !r.intersecting {

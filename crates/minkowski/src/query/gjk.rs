@@ -91,6 +91,14 @@
 //! The loop runs in A's local frame (B is brought in by the relative pose, so A's
 //! support map is called without any transform). Results are returned in the world
 //! frame unless a function says otherwise.
+//!
+//! # Observing the iteration
+//!
+//! [`distance_traced`] runs the same loop with an observer that records every
+//! iteration ([`GjkStep`]: search direction, support point and its sources, the reduced
+//! simplex, `v`, both bounds), for teaching and debugging (the viewer's `J` key). The
+//! observer is a type parameter of the loop; the other entry points pass one whose
+//! methods are empty, so their compiled code carries no recording.
 
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
