@@ -38,9 +38,9 @@ times="$out/frame-times.md"
     echo '```'
 } > "$times"
 scripts_dir=$(pwd)/crates/minkowski-viewer/scripts
-for script in demo demo-ghost seed000 crowd crowd-tree; do
+for script in demo demo-ghost demo-gjk seed000 crowd crowd-tree; do
     scene=$script
-    [ "$script" = demo-ghost ] && scene=demo
+    case $script in demo-*) scene=demo ;; esac
     echo "screenshots.sh: $script" >&2
     (cd "$out" && DISPLAY=":$display" "$bin" --scene "$scene" --script "$scripts_dir/$script.txt" --report) \
         | sed "s/^/$script: /" | tee -a "$times"

@@ -286,6 +286,8 @@ fn key_code(k: Key) -> KeyCode {
         Key::B => KeyCode::B,
         Key::Tab => KeyCode::Tab,
         Key::H => KeyCode::H,
+        Key::J => KeyCode::J,
+        Key::K => KeyCode::K,
         Key::Escape => KeyCode::Escape,
     }
 }
@@ -421,7 +423,7 @@ fn hud(name: &str, scene: &dyn ViewerScene, frame_ms: f64, paused: bool, frame: 
         );
     }
     draw_text(
-        "camera: WASD, R/F, right mouse drag   player: arrows, Q/E, 1-5   G ghost  Tab pair  B cells  H hud  Space pause  N step",
+        "camera: WASD, R/F, right mouse drag   player: arrows, Q/E, 1-5   G ghost  Tab pair  J gjk  K gjk step  B cells  H hud  Space pause  N step",
         8.0,
         screen_height() - 10.0,
         18.0,

@@ -71,13 +71,17 @@ pub enum Key {
     Tab,
     /// The HUD on or off.
     H,
+    /// The GJK trace of the selected pair on or off.
+    J,
+    /// The GJK trace's next step (wrapping).
+    K,
     /// Quit (live mode).
     Escape,
 }
 
 impl Key {
     /// Every key, in a fixed order.
-    pub const ALL: [Key; 24] = [
+    pub const ALL: [Key; 26] = [
         Key::W,
         Key::A,
         Key::S,
@@ -101,10 +105,12 @@ impl Key {
         Key::B,
         Key::Tab,
         Key::H,
+        Key::J,
+        Key::K,
         Key::Escape,
     ];
 
-    /// The key named `name` in a script: `W A S D R F Q E N G B H` (either case), `Up
+    /// The key named `name` in a script: `W A S D R F Q E N G B H J K` (either case), `Up
     /// Down Left Right Space Tab Escape`, `1` … `5`.
     pub fn from_name(name: &str) -> Option<Key> {
         let k = match name.to_ascii_lowercase().as_str() {
@@ -131,6 +137,8 @@ impl Key {
             "b" => Key::B,
             "tab" => Key::Tab,
             "h" => Key::H,
+            "j" => Key::J,
+            "k" => Key::K,
             "escape" | "esc" => Key::Escape,
             _ => return None,
         };
@@ -340,8 +348,9 @@ mod tests {
     fn every_key_has_a_name_that_parses_back() {
         let names = [
             "w", "a", "s", "d", "r", "f", "q", "e", "Up", "Down", "Left", "Right", "1", "2", "3",
-            "4", "5", "Space", "n", "g", "b", "Tab", "h", "Escape",
+            "4", "5", "Space", "n", "g", "b", "Tab", "h", "j", "k", "Escape",
         ];
+        assert_eq!(names.len(), Key::ALL.len());
         for (k, n) in Key::ALL.iter().zip(names) {
             assert_eq!(Key::from_name(n), Some(*k));
         }

@@ -391,3 +391,38 @@ fn space_pauses_and_n_steps() {
     assert!(c < b && b - c <= 3, "one step: {b} -> {c}");
     assert!(d + 10 < c, "resumed: {c} -> {d}");
 }
+
+/// The Minkowski difference's magenta simplex (red and blue both far above green; the
+/// collision red and the player's blue are not).
+fn magenta(p: [i32; 3]) -> bool {
+    p[0] > p[1] + 80 && p[2] > p[1] + 80
+}
+
+/// `J` shows the GJK trace of the selected pair (Tab: the first field shape) and `K`
+/// steps through it: no magenta before `J`, the simplex's magenta points and edges after
+/// it and after a step, none once `J` hides it again.
+#[test]
+fn j_shows_the_gjk_simplex_and_k_steps() {
+    let test = "gjk_trace";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "demo",
+        "1 press Tab\n2 shot off.png\n3 press J\n5 shot on.png\n6 press K\n8 shot step.png\n\
+         9 press J\n11 shot hidden.png\n",
+        &[],
+    );
+    let count = |name: &str| Image::load(&dir.join(name)).mask(magenta).len();
+    let (off, on, step, hidden) = (
+        count("off.png"),
+        count("on.png"),
+        count("step.png"),
+        count("hidden.png"),
+    );
+    eprintln!("magenta pixels: off {off}, on {on}, step {step}, hidden {hidden}");
+    assert!(off < 10 && hidden < 10, "no simplex drawn: {off}, {hidden}");
+    assert!(on > 40, "J draws the simplex: {on}");
+    assert!(step > 40, "K shows the next step: {step}");
+}

@@ -5,16 +5,25 @@
 //! or deepest points) is drawn, and the player is swept and slides along what it meets
 //! ([`crate::player`]) instead of passing through — `G` turns that off (ghost mode,
 //! the seed's behaviour) to show penetration depths.
+//!
+//! `J` shows GJK's iterations on the selected pair (field shape A, player B; the run of
+//! [`gjk::distance_traced`]) and `K` steps through them: the step's simplex of the
+//! Minkowski difference `A ⊖ B` (magenta points and edges), its closest point to the
+//! origin `v` (white) and the step's search direction (yellow), drawn around a marked
+//! origin at [`GJK_INSET`] (the difference's vectors along the world axes, scaled so
+//! that the trace's furthest point is drawn [`GJK_RADIUS`] from that origin), with a
+//! HUD line for the step.
 
 use std::time::Instant;
 
+use minkowski::query::gjk::{self, GjkOptions, GjkTrace};
 use minkowski::query::{self, Contact, QueryOptions};
 use minkowski::shape::{tessellation, Capsule, ConvexPolyhedron, Shape};
 use minkowski::{Pose, Real, Rotation, Vector};
 
 use super::{
     CameraStart, Draw, SceneOptions, SceneStats, ViewerScene, COLLIDING, FIELD, NORMAL, PLAYER,
-    WITNESS,
+    SIMPLEX, WITNESS,
 };
 use crate::mesh::{Detail, MeshId, MeshStore};
 use crate::player::{move_and_slide, Obstacle, CONTACT_DISTANCE};
@@ -27,6 +36,13 @@ pub const SPEED: Real = 3.0;
 pub const PLAYER_SCALE: Real = 0.75;
 /// Where the player starts: in front of the field's centre cube.
 pub const PLAYER_START: Vector = Vector::new(0.0, 0.0, 5.0);
+
+/// Where the origin of the Minkowski difference is drawn for the GJK trace (world
+/// point, right of the player and in front of the field as seen from the start camera).
+pub const GJK_INSET: Vector = Vector::new(4.0, -0.6, 5.5);
+/// How far from [`GJK_INSET`] the trace's furthest point (of any step's simplex, `v`
+/// or support point) is drawn (world length): the drawing's scale is set per trace.
+pub const GJK_RADIUS: Real = 1.4;
 
 /// The five kinds, in the order of keys 1–5.
 const KINDS: [&str; 5] = ["cube", "sphere", "cone", "cylinder", "capsule"];
@@ -50,6 +66,10 @@ pub struct Demo {
     /// `None`: the nearest shape; `Some(i)`: field shape `i` (Tab cycles).
     selected: Option<usize>,
     contacts: Vec<Contact>,
+    /// The GJK trace of the shown pair while `J` shows it, and the step shown (`K`).
+    gjk: Option<GjkTrace>,
+    gjk_shown: bool,
+    gjk_step: usize,
     stats: SceneStats,
     source: &'static str,
     options: QueryOptions,
@@ -130,6 +150,9 @@ pub fn build(
         ghost: false,
         selected: None,
         contacts: Vec::new(),
+        gjk: None,
+        gjk_shown: false,
+        gjk_step: 0,
         stats: SceneStats::default(),
         source,
         options: QueryOptions::default(),
@@ -162,6 +185,27 @@ impl Demo {
             .iter()
             .map(|b| query::contact(&self.shapes[b.kind], &b.pose, player, &at))
             .collect();
+        self.gjk = None;
+        if self.gjk_shown {
+            if let Some(i) = self.shown_pair() {
+                let b = &self.field[i];
+                self.gjk = Some(gjk::distance_traced(
+                    &self.shapes[b.kind],
+                    &b.pose,
+                    player,
+                    &at,
+                    &GjkOptions::default(),
+                ));
+            }
+        }
+    }
+
+    /// The step of the trace shown (wrapping), with its number from 1 and the count.
+    fn gjk_step(&self) -> Option<(&gjk::GjkStep, usize, usize)> {
+        let t = self.gjk.as_ref()?;
+        let n = t.steps.len();
+        let i = self.gjk_step.checked_rem(n)?;
+        Some((&t.steps[i], i + 1, n))
     }
 
     fn shown_pair(&self) -> Option<usize> {
@@ -193,6 +237,14 @@ impl ViewerScene for Demo {
         }
         if input.was_pressed(Key::G) {
             self.ghost = !self.ghost;
+        }
+        if input.was_pressed(Key::J) {
+            self.gjk_shown = !self.gjk_shown;
+            self.gjk_step = 0;
+        }
+        if input.was_pressed(Key::K) {
+            let n = self.gjk.as_ref().map_or(0, |t| t.steps.len());
+            self.gjk_step = if n == 0 { 0 } else { (self.gjk_step + 1) % n };
         }
         if input.was_pressed(Key::Tab) {
             self.selected = match self.selected {
@@ -252,6 +304,35 @@ impl ViewerScene for Demo {
             out.line(c.point_a, c.point_a + c.normal, NORMAL);
             out.marker(c.point_a + c.normal, 0.05, NORMAL);
         }
+        if let (Some((s, _, _)), Some(t)) = (self.gjk_step(), self.gjk.as_ref()) {
+            let far = t
+                .steps
+                .iter()
+                .flat_map(|s| s.simplex.iter().chain([&s.v, &s.support]))
+                .map(|p| p.length())
+                .fold(0.0, Real::max);
+            let scale = if far > 0.0 { GJK_RADIUS / far } else { 1.0 };
+            let at = |p: Vector| GJK_INSET + p * scale;
+            // The origin: a small white cross and marker.
+            out.marker(GJK_INSET, 0.06, WITNESS);
+            for axis in [Vector::X, Vector::Y, Vector::Z] {
+                out.line(GJK_INSET - axis * 0.2, GJK_INSET + axis * 0.2, WITNESS);
+            }
+            for (k, &p) in s.simplex.iter().enumerate() {
+                out.marker(at(p), 0.09, SIMPLEX);
+                for &q in &s.simplex[k + 1..] {
+                    out.line(at(p), at(q), SIMPLEX);
+                }
+            }
+            // v, and the search direction (unit length on screen) from the origin.
+            out.line(GJK_INSET, at(s.v), WITNESS);
+            out.marker(at(s.v), 0.05, WITNESS);
+            let d = s.direction.normalize_or_zero();
+            out.line(GJK_INSET, GJK_INSET + d * 0.5, NORMAL);
+            out.marker(GJK_INSET + d * 0.5, 0.05, NORMAL);
+            // The new support point (it may have been dropped by the reduction).
+            out.marker(at(s.support), 0.05, NORMAL);
+        }
     }
 
     fn stats(&self) -> SceneStats {
@@ -290,6 +371,16 @@ impl ViewerScene for Demo {
                     c.iterations
                 ));
             }
+        }
+        if let Some((s, i, n)) = self.gjk_step() {
+            lines.push(format!(
+                "GJK step {i}/{n}: simplex {} points, |v| = {:.4}, lower bound {:.4} (J hide, K next)",
+                s.simplex.len(),
+                s.upper,
+                s.lower
+            ));
+        } else if self.gjk_shown {
+            lines.push("GJK: no pair selected (Tab)".into());
         }
         lines.push(format!("meshes: {}", self.source));
     }

@@ -33,6 +33,9 @@ pub const NORMAL: Rgb = [255, 220, 40];
 pub const WITNESS: Rgb = [250, 250, 250];
 /// Broad-phase cells and boxes.
 pub const CELLS: Rgb = [90, 200, 200];
+/// The GJK simplex of the selected pair (magenta: no other colour has red and blue
+/// both far above green).
+pub const SIMPLEX: Rgb = [235, 50, 235];
 
 /// Where a scene draws: implemented by the window's renderer, and by counting or
 /// recording stand-ins in tests.

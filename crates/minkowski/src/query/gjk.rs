@@ -91,6 +91,14 @@
 //! The loop runs in A's local frame (B is brought in by the relative pose, so A's
 //! support map is called without any transform). Results are returned in the world
 //! frame unless a function says otherwise.
+//!
+//! # Observing the iteration
+//!
+//! [`distance_traced`] runs the same loop with an observer that records every
+//! iteration ([`GjkStep`]: search direction, support point and its sources, the reduced
+//! simplex, `v`, both bounds), for teaching and debugging (the viewer's `J` key). The
+//! observer is a type parameter of the loop; the other entry points pass one whose
+//! methods are empty, so their compiled code carries no recording.
 
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
@@ -391,14 +399,52 @@ fn tilt_from(retries: &mut u32, v: Vector, vv: Real, w: Vector, scale: Real) -> 
 /// A GJK run on `pair` (see the module's pseudo-code), in the pair's frame. `hints` are
 /// the two shapes' support-search hints, carried in and left for the next support
 /// call on the same pair (EPA's).
+#[inline(always)]
 pub(crate) fn run<A: SupportMap, B: SupportMap>(
     pair: &Relative<A, B>,
     hints: &mut [u32; 2],
     mode: Mode,
     opts: &GjkOptions,
-    mut cache: Option<&mut GjkCache>,
+    cache: Option<&mut GjkCache>,
 ) -> LocalGjk {
-    let first = run_variant(pair, hints, mode, opts, cache.as_deref_mut());
+    run_observed(pair, hints, mode, opts, cache, &mut NoObserver)
+}
+
+/// What a run shows an observer after each iteration, in the pair's frame (A's local
+/// frame). The normal entry points use [`NoObserver`], whose empty methods vanish
+/// when `run_observed` is monomorphised for it; [`distance_traced`] records them.
+pub(crate) trait Observer {
+    /// The run starts from `out.v` (and the warm simplex `out.simplex`, empty when
+    /// cold).
+    #[inline(always)]
+    fn start(&mut self, out: &LocalGjk) {
+        let _ = out;
+    }
+
+    /// One iteration searched along `dir` (the support point is `s_D(−dir)`), found
+    /// `sp`, and left `out` as it is now (simplex after reduction, or as it was when the
+    /// step was rejected; `out.v`, `out.vv`, `out.lower`).
+    #[inline(always)]
+    fn step(&mut self, dir: Vector, sp: &SupportPoint, out: &LocalGjk) {
+        let _ = (dir, sp, out);
+    }
+}
+
+/// The observer of the untraced entry points: does nothing.
+pub(crate) struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// [`run`] with an observer of every iteration.
+pub(crate) fn run_observed<A: SupportMap, B: SupportMap, O: Observer>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    mode: Mode,
+    opts: &GjkOptions,
+    mut cache: Option<&mut GjkCache>,
+    obs: &mut O,
+) -> LocalGjk {
+    let first = run_variant(pair, hints, mode, opts, cache.as_deref_mut(), obs);
     if opts.variant == GjkVariant::Plain || first.status == GjkStatus::Converged {
         return first;
     }
@@ -409,18 +455,19 @@ pub(crate) fn run<A: SupportMap, B: SupportMap>(
         max_iterations: opts.max_iterations.saturating_sub(first.iterations).max(8),
         ..*opts
     };
-    let mut second = run_variant(pair, hints, mode, &plain, cache);
+    let mut second = run_variant(pair, hints, mode, &plain, cache, obs);
     second.iterations += first.iterations;
     second
 }
 
 /// One run of one variant: the stages of the module's pseudo-code, in order.
-fn run_variant<A: SupportMap, B: SupportMap>(
+fn run_variant<A: SupportMap, B: SupportMap, O: Observer>(
     pair: &Relative<A, B>,
     hints: &mut [u32; 2],
     mode: Mode,
     opts: &GjkOptions,
     mut cache: Option<&mut GjkCache>,
+    obs: &mut O,
 ) -> LocalGjk {
     // The answer is built in place (the stages borrow it): no copy of the simplex on
     // the way out, which the cheapest queries (an early "apart") would notice.
@@ -438,7 +485,7 @@ fn run_variant<A: SupportMap, B: SupportMap>(
         // the sum is small.
         scale: pair.translation_magnitude(),
     };
-    let mut run = Run::new(pair, hints, mode, opts, &mut out);
+    let mut run = Run::new(pair, hints, mode, opts, &mut out, obs);
     if let Some(c) = cache.as_deref_mut() {
         if let Mode::Intersect { .. } = mode {
             if run.cached_axis_separates(c) {
@@ -447,7 +494,9 @@ fn run_variant<A: SupportMap, B: SupportMap>(
         }
         run.warm_start(c);
     }
-    if let Flow::Stop = run.start() {
+    let started = run.start();
+    run.obs.start(run.out);
+    if let Flow::Stop = started {
         if let Some(c) = cache {
             c.store(&run.out.simplex, *run.hints, Vector::ZERO);
         }
@@ -475,8 +524,10 @@ enum Stall {
 
 /// A GJK run in progress: the pair, the answer being built, and the iteration's own
 /// state (momentum, tie tilts, the one restart).
-struct Run<'r, A, B> {
+struct Run<'r, A, B, O> {
     pair: &'r Relative<A, B>,
+    /// Sees every iteration ([`NoObserver`] on the normal path).
+    obs: &'r mut O,
     hints: &'r mut [u32; 2],
     mode: Mode,
     opts: &'r GjkOptions,
@@ -501,7 +552,7 @@ struct Run<'r, A, B> {
     best_before_restart: Option<(Simplex, Vector, Real)>,
 }
 
-impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
+impl<'r, A: SupportMap, B: SupportMap, O: Observer> Run<'r, A, B, O> {
     #[inline(always)]
     fn new(
         pair: &'r Relative<A, B>,
@@ -509,6 +560,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
         mode: Mode,
         opts: &'r GjkOptions,
         out: &'r mut LocalGjk,
+        obs: &'r mut O,
     ) -> Self {
         let margin = match mode {
             Mode::Intersect { margin } => margin,
@@ -516,6 +568,7 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
         };
         Self {
             pair,
+            obs,
             hints,
             mode,
             opts,
@@ -639,6 +692,16 @@ impl<'r, A: SupportMap, B: SupportMap> Run<'r, A, B> {
         let dir = self.search_direction();
         self.k += 1;
         let sp = self.pair.support_point_hinted(-dir, self.hints);
+        let flow = self.absorb(dir, &sp);
+        self.obs.step(dir, &sp, self.out);
+        flow
+    }
+
+    /// The rest of stage "step" once the support point `sp` along `−dir` is known:
+    /// exits 4 to 11.
+    #[inline(always)]
+    fn absorb(&mut self, dir: Vector, sp: &SupportPoint) -> Flow {
+        let sp = *sp;
         let w = sp.w;
         let out = &mut *self.out;
         if !w.is_finite() {
@@ -903,6 +966,152 @@ where
     let pair = MinkowskiDifference::relative(a, pose_a, b, pose_b);
     let r = run(&pair, &mut [u32::MAX; 2], Mode::Distance, options, cache);
     to_world(&r, pose_a, options)
+}
+
+/// One GJK iteration as [`distance_traced`] saw it, in the world frame (lengths in the
+/// caller's units).
+///
+/// Points of the Minkowski difference `A ⊖ B` are differences `a − b` of world points:
+/// they are vectors (the difference does not move when both shapes are translated
+/// together) and are expressed along the world axes, with the origin of the difference
+/// standing for "A and B touch". The loop itself runs in A's local frame; the recorder
+/// rotates its numbers by A's pose and nothing else (the run is the untraced one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GjkStep {
+    /// The iteration's number, from 1 (as counted in [`GjkResult::iterations`]).
+    pub iteration: u32,
+    /// The pass: 0, or 1 for the plain GJK that finishes a [`GjkVariant::Nesterov`] run
+    /// that did not converge (it starts again from the centres' difference, so `|v|`
+    /// starts over).
+    pub pass: u32,
+    /// The support direction of the difference (not normalised): the new point is the
+    /// one of `A ⊖ B` furthest along it, `−v` in plain GJK, tilted or mixed with
+    /// momentum otherwise.
+    pub direction: Vector,
+    /// The new support point `w = a − b` of `A ⊖ B` along [`direction`](Self::direction).
+    pub support: Vector,
+    /// Its source on A: A's support point along `direction` (world point).
+    pub support_a: Point,
+    /// Its source on B: B's support point along `−direction` (world point).
+    pub support_b: Point,
+    /// The simplex after this iteration (0–4 points of `A ⊖ B`): after the reduction to
+    /// the sub-simplex carrying `v`, or the previous simplex when the iteration was
+    /// rejected (the point repeated, or no progress); empty after GJK's one restart.
+    pub simplex: Vec<Vector>,
+    /// The point of the simplex closest to the origin after this iteration (`v`, the
+    /// vector from the origin of `A ⊖ B`; zero when the simplex encloses the origin).
+    pub v: Vector,
+    /// Upper bound on the distance after this iteration, `|v|` (length; `∞` right after
+    /// a restart).
+    pub upper: Real,
+    /// Certified lower bound on the distance after this iteration (length, ≥ 0): the
+    /// best support-plane separation seen so far.
+    pub lower: Real,
+}
+
+/// The iterations of one GJK distance query (see [`distance_traced`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GjkTrace {
+    /// The first pass's first `v` (the difference of the shapes' centres for a cold start), world
+    /// axes, length units.
+    pub initial_v: Vector,
+    /// One record per iteration, in order.
+    pub steps: Vec<GjkStep>,
+    /// The final simplex (points of `A ⊖ B`, world axes), the one the result's closest
+    /// points come from: the last step's, or the better one before GJK's restart.
+    pub final_simplex: Vec<Vector>,
+    /// The final `v` (world axes): `|final_v|` is the result's distance when not
+    /// intersecting.
+    pub final_v: Vector,
+    /// The answer, identical to what [`distance`] returns for the same input without a
+    /// cache.
+    pub result: GjkResult,
+}
+
+/// Records the iterations of a run, rotated to the world frame by A's pose.
+struct Recorder<'p> {
+    pose_a: &'p Pose,
+    initial_v: Vector,
+    /// Passes started (see [`GjkStep::pass`]).
+    passes: u32,
+    steps: Vec<GjkStep>,
+}
+
+impl Recorder<'_> {
+    fn simplex(&self, s: &Simplex) -> Vec<Vector> {
+        s.vertices()
+            .iter()
+            .map(|p| self.pose_a.transform_vector(p.w))
+            .collect()
+    }
+}
+
+impl Observer for Recorder<'_> {
+    fn start(&mut self, out: &LocalGjk) {
+        if self.passes == 0 {
+            self.initial_v = self.pose_a.transform_vector(out.v);
+        }
+        self.passes += 1;
+    }
+
+    fn step(&mut self, dir: Vector, sp: &SupportPoint, out: &LocalGjk) {
+        let pose = self.pose_a;
+        let step = GjkStep {
+            // Counted here: a Nesterov run finished by plain GJK counts its second
+            // run's iterations from 1 again.
+            iteration: self.steps.len() as u32 + 1,
+            pass: self.passes.saturating_sub(1),
+            direction: pose.transform_vector(-dir),
+            support: pose.transform_vector(sp.w),
+            support_a: pose.transform_point(sp.a),
+            support_b: pose.transform_point(sp.b),
+            simplex: self.simplex(&out.simplex),
+            v: pose.transform_vector(out.v),
+            upper: out.vv.sqrt(),
+            lower: out.lower,
+        };
+        self.steps.push(step);
+    }
+}
+
+/// [`distance`] (cold, no cache) with a record of every iteration, for inspection and
+/// teaching: the same run, observed; its [`GjkTrace::result`] equals [`distance`]'s.
+///
+/// The recording allocates (a vector per step); the untraced entry points do not
+/// record anything and are compiled without the observer.
+pub fn distance_traced<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    options: &GjkOptions,
+) -> GjkTrace
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let pair = MinkowskiDifference::relative(a, pose_a, b, pose_b);
+    let mut rec = Recorder {
+        pose_a,
+        initial_v: Vector::ZERO,
+        passes: 0,
+        steps: Vec::new(),
+    };
+    let r = run_observed(
+        &pair,
+        &mut [u32::MAX; 2],
+        Mode::Distance,
+        options,
+        None,
+        &mut rec,
+    );
+    GjkTrace {
+        initial_v: rec.initial_v,
+        final_simplex: rec.simplex(&r.simplex),
+        final_v: pose_a.transform_vector(r.v),
+        result: to_world(&r, pose_a, options),
+        steps: rec.steps,
+    }
 }
 
 /// Converts a local run into the public result, in the world frame.
