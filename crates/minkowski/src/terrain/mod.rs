@@ -63,9 +63,9 @@ mod cubic;
 pub mod displaced_terrain;
 pub mod displacement_map;
 pub mod early_out;
+pub mod multires_volume;
 pub mod quad_layout;
 pub mod synthetic;
-pub mod multires_volume;
 
 #[doc(inline)]
 pub use backward_projection::{
