@@ -488,7 +488,8 @@ fn segment_hull_at_a_capsule_centre_has_witnesses_on_both_surfaces() {
 /// −X face, and the manifold put two points a whole box deep along −Y. The manifold now
 /// checks the normal by the separation it gives and takes the nearest face normal when
 /// that separates better: the answer is the faces' contact, every point as far apart as
-/// the contact says.
+/// the contact says. The second pair (the 100-row pyramid, step 87) is 5.5e-6 apart,
+/// and its contact normal is 48° off, nearer the boxes' Z faces than their X faces.
 #[test]
 fn nearly_touching_side_by_side_boxes_get_a_face_manifold_not_a_box_deep_one() {
     let cube = Shape::from(Cuboid::new(Vector::splat(0.5)).unwrap());
@@ -519,5 +520,20 @@ fn nearly_touching_side_by_side_boxes_get_a_face_manifold_not_a_box_deep_one() {
             (pb.inverse_transform_point(p.point_b).x + 0.5).abs() < 1e-4,
             "{m:?}"
         );
+    }
+    let pa = Pose::new(
+        Rotation::from_xyzw(-3.284123e-5, 8.107706e-6, 0.00020398863, 1.0),
+        Vector::new(24.073578, 41.40975, 0.0001584524),
+    )
+    .unwrap();
+    let pb = Pose::new(
+        Rotation::from_xyzw(-4.482228e-5, -3.263463e-5, 0.0002539798, 1.0),
+        Vector::new(25.073671, 41.41217, 0.00019070096),
+    )
+    .unwrap();
+    let m = query::manifold(&cube, &pa, &cube, &pb, 0.02);
+    assert!(!m.is_empty(), "{m:?}");
+    for p in m.points() {
+        assert!(p.distance > -1e-4 && p.distance < 2e-4, "{m:?}");
     }
 }

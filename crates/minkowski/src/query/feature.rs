@@ -77,11 +77,6 @@ pub(crate) struct Feature {
     pub normal: Vector,
     /// Face index (polygon), or an edge / vertex id.
     pub id: u32,
-    /// For a polytope: the outward normal of its face most aligned with the direction,
-    /// even when that face is beyond the feature angle and the feature is an edge or a
-    /// vertex (`None` for curved and point-like shapes). The manifold tries it when the
-    /// direction it was given does not separate the shapes as the contact says.
-    pub face: Option<Vector>,
 }
 
 impl Feature {
@@ -93,7 +88,6 @@ impl Feature {
             len: 0,
             normal,
             id,
-            face: None,
         }
     }
 
@@ -140,8 +134,88 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Pose, dir: Vector) -> Featur
         *p = pose.transform_point(*p);
     }
     f.normal = pose.transform_vector(f.normal);
-    f.face = f.face.map(|n| pose.transform_vector(n));
     f
+}
+
+/// A cuboid's faces, counter-clockwise from outside (vertex order of `Cuboid::vertices`).
+const BOX_FACES: [[u32; 4]; 6] = [
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+];
+/// Each cuboid vertex's three neighbours.
+const BOX_NB: [[u32; 3]; 8] = [
+    [1, 2, 4],
+    [0, 3, 5],
+    [3, 0, 6],
+    [2, 1, 7],
+    [5, 6, 0],
+    [4, 7, 1],
+    [7, 4, 2],
+    [6, 5, 3],
+];
+/// A pyramid's faces, counter-clockwise from outside: the base (normal -Y), then the
+/// sides at -Z, +X, +Z, -X.
+const PYRAMID_FACES: [&[u32]; 5] = [
+    &[0, 1, 2, 3],
+    &[1, 0, 4],
+    &[2, 1, 4],
+    &[3, 2, 4],
+    &[0, 3, 4],
+];
+/// Each pyramid vertex's neighbours.
+const PYRAMID_NB: [&[u32]; 5] = [
+    &[1, 3, 4],
+    &[0, 2, 4],
+    &[1, 3, 4],
+    &[0, 2, 4],
+    &[0, 1, 2, 3],
+];
+
+/// Calls `visit` with the outward unit normal (world frame) of every face of `shape` at
+/// `pose`: the faces of a box, pyramid or polyhedral hull, both sides of a triangle or of
+/// a flat hull, the caps of a cylinder and the base of a cone; nothing for the other
+/// shapes (curved, or with no face). A rounded shape has its core's face normals.
+pub(crate) fn face_normals(shape: &Shape, pose: &Pose, visit: &mut dyn FnMut(Vector)) {
+    let (core, _) = shape.core();
+    let mut faces = |v: &[Point], faces: &mut dyn Iterator<Item = &[u32]>| {
+        for f in faces {
+            if let Some(n) = newell(v, f) {
+                visit(pose.transform_vector(n));
+            }
+        }
+    };
+    match core {
+        CoreShape::Cuboid(c) => faces(&c.vertices(), &mut BOX_FACES.iter().map(|f| &f[..])),
+        CoreShape::Pyramid(p) => faces(&p.vertices(), &mut PYRAMID_FACES.iter().copied()),
+        CoreShape::Triangle(t) => faces(
+            &t.vertices(),
+            &mut [&[0u32, 1, 2][..], &[0, 2, 1]].into_iter(),
+        ),
+        CoreShape::Convex(h) => {
+            let hull = h.hull();
+            match hull.dimension() {
+                crate::hull::Dimension::Polyhedron => faces(h.points(), &mut hull.faces()),
+                crate::hull::Dimension::Polygon => {
+                    let face = hull.face(0);
+                    if let Some(n) = newell(h.points(), face) {
+                        visit(pose.transform_vector(n));
+                        visit(pose.transform_vector(-n));
+                    }
+                }
+                _ => {}
+            }
+        }
+        CoreShape::Cylinder(_) => {
+            visit(pose.transform_vector(Vector::Y));
+            visit(pose.transform_vector(Vector::NEG_Y));
+        }
+        CoreShape::Cone(_) => visit(pose.transform_vector(Vector::NEG_Y)),
+        _ => {}
+    }
 }
 
 /// The feature of a core in its local frame; `d` is unit.
@@ -151,46 +225,12 @@ fn core_feature(core: &CoreShape<'_>, d: Vector) -> Feature {
         CoreShape::Ellipsoid(e) => Feature::point(e.local_support(d), 0, d),
         CoreShape::Segment(s) => segment_feature(s.a(), s.b(), [0, 1], d, 0),
         CoreShape::Cuboid(c) => {
-            const FACES: [[u32; 4]; 6] = [
-                [0, 4, 6, 2],
-                [1, 3, 7, 5],
-                [0, 1, 5, 4],
-                [2, 6, 7, 3],
-                [0, 2, 3, 1],
-                [4, 5, 7, 6],
-            ];
-            const NB: [[u32; 3]; 8] = [
-                [1, 2, 4],
-                [0, 3, 5],
-                [3, 0, 6],
-                [2, 1, 7],
-                [5, 6, 0],
-                [4, 7, 1],
-                [7, 4, 2],
-                [6, 5, 3],
-            ];
             let v = c.vertices();
-            polytope_feature(&v, FACES.iter().map(|f| &f[..]), &|i| &NB[i][..], d)
+            polytope_feature(&v, BOX_FACES.iter().map(|f| &f[..]), &|i| &BOX_NB[i][..], d)
         }
         CoreShape::Pyramid(p) => {
-            // Counter-clockwise from outside: the base (normal -Y), then the sides at -Z,
-            // +X, +Z, -X.
-            const FACES: [&[u32]; 5] = [
-                &[0, 1, 2, 3],
-                &[1, 0, 4],
-                &[2, 1, 4],
-                &[3, 2, 4],
-                &[0, 3, 4],
-            ];
-            const NB: [&[u32]; 5] = [
-                &[1, 3, 4],
-                &[0, 2, 4],
-                &[1, 3, 4],
-                &[0, 2, 4],
-                &[0, 1, 2, 3],
-            ];
             let v = p.vertices();
-            polytope_feature(&v, FACES.iter().copied(), &|i| NB[i], d)
+            polytope_feature(&v, PYRAMID_FACES.iter().copied(), &|i| PYRAMID_NB[i], d)
         }
         CoreShape::Triangle(t) => {
             let v = t.vertices();
@@ -299,14 +339,12 @@ fn polytope_feature<'a, 'n>(
             }
         }
     }
-    let nearest_face = best.map(|b| b.2);
     if let Some((c, fi, n, face)) = best {
         if c >= FEATURE_ANGLE_COS {
             let mut f = Feature::empty(FeatureKind::Polygon, n, fi as u32);
             for &i in face {
                 f.push(v[i as usize], i);
             }
-            f.face = Some(n);
             return f;
         }
     }
@@ -330,20 +368,16 @@ fn polytope_feature<'a, 'n>(
     if let Some((a, j)) = edge {
         if a <= FEATURE_ANGLE_SIN {
             let (lo, hi) = if s < j { (s, j) } else { (j, s) };
-            let mut f = segment_feature(
+            return segment_feature(
                 v[lo],
                 v[hi],
                 [lo as u32, hi as u32],
                 d,
                 (lo * 1024 + hi) as u32,
             );
-            f.face = nearest_face;
-            return f;
         }
     }
-    let mut f = Feature::point(v[s], s as u32, d);
-    f.face = nearest_face;
-    f
+    Feature::point(v[s], s as u32, d)
 }
 
 /// The regular polygon inscribed in the disc of radius `r` at height `y`, counter-

@@ -63,7 +63,7 @@
 use super::compound::{self, Collider, PartAnswer};
 use super::contact::{Contact, QueryStatus};
 use super::dispatch::Rescaled;
-use super::feature::{support_feature, Feature, FeatureKind};
+use super::feature::{face_normals, support_feature, Feature, FeatureKind};
 #[doc(inline)]
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::QueryOptions;
@@ -491,22 +491,15 @@ pub(crate) fn from_contact(
     if c.distance.is_nan() || c.distance > margin {
         return Manifold::empty(c.normal, c.status);
     }
-    let (n, fa, fb) = features(a, pose_a, b, pose_b, c);
-    let single = || {
-        let mut m = Manifold::empty(n, c.status);
-        // The contact's witnesses, re-centred so that `point_b − point_a = distance · n`
-        // holds to rounding (iterative witnesses meet it only to the solver's tolerance;
-        // each point moves by half that error).
-        let mid = (c.point_a + c.point_b) * 0.5;
-        let half = n * (c.distance * 0.5);
-        m.push(ManifoldPoint {
-            point_a: mid - half,
-            point_b: mid + half,
-            distance: c.distance,
-            feature: 0xff00_0000 | (fa.id & 0xfff) << 12 | (fb.id & 0xfff),
-        });
-        m
+    let (n, fa, fb) = match features(a, pose_a, b, pose_b, c) {
+        Some(f) => f,
+        None => {
+            let fa = support_feature(a, pose_a, c.normal);
+            let fb = support_feature(b, pose_b, -c.normal);
+            return single_point(c, c.normal, &fa, &fb);
+        }
     };
+    let single = || single_point(c, n, &fa, &fb);
     use FeatureKind::{Point as P, Polygon, Segment};
     // Which feature is the reference: A's (false) or B's (true); None for one point.
     let ref_b = match (fa.kind, fb.kind) {
@@ -642,40 +635,52 @@ pub(crate) fn from_contact(
     m
 }
 
-/// The normal and the two support features the manifold is built on.
+/// The one-point manifold: the contact's witnesses, re-centred so that
+/// `point_b − point_a = distance · n` holds to rounding (iterative witnesses meet it only
+/// to the solver's tolerance; each point moves by half that error).
+fn single_point(c: &Contact, n: Vector, fa: &Feature, fb: &Feature) -> Manifold {
+    let mut m = Manifold::empty(n, c.status);
+    let mid = (c.point_a + c.point_b) * 0.5;
+    let half = n * (c.distance * 0.5);
+    m.push(ManifoldPoint {
+        point_a: mid - half,
+        point_b: mid + half,
+        distance: c.distance,
+        feature: 0xff00_0000 | (fa.id & 0xfff) << 12 | (fb.id & 0xfff),
+    });
+    m
+}
+
+/// The normal and the two support features the manifold is built on, or `None` when
+/// the manifold must be the contact's single point.
 ///
 /// Mostly the contact's normal and the features facing along it. But between two
 /// shapes a hair apart the contact's normal is only as good as the rounding of their
-/// coordinates over that distance: two f32 boxes side by side 6·10⁻⁵ apart at a
-/// height of 12 (coordinates rounded to 10⁻⁶) get a normal 6° off the face normal, and
-/// the features facing that way are the bottom edge of one box and the top edge of the
-/// other, a whole box apart, which made a manifold a whole box deep. A normal is
-/// checked by the separation it gives,
+/// coordinates over that distance: f32 boxes side by side 10⁻⁵ apart at a height of 12
+/// (coordinates rounded to 10⁻⁶) got normals from 6° to 48° off the face normal, and the
+/// features facing along them were the bottom edge of one box and the top edge of the
+/// other, a whole box apart: a manifold a whole box deep. A normal is checked by the
+/// separation it gives,
 ///
 /// ```text
 /// sep(m) = min_{y ∈ B} m · y − max_{x ∈ A} m · x,
 /// ```
 ///
-/// which equals the signed distance at the true normal and is smaller along any other
-/// direction (it is the separating-axis function; its maximum over unit `m` is the
-/// signed distance, for overlapping shapes minus the depth). When the contact's normal
-/// falls short of the contact's distance by more than the rounding tolerance, the
-/// normals of the faces of A and of B nearest in angle to it (polytopes only; see
-/// [`Feature::face`]) are tried, and the one that separates best replaces it if it
-/// separates better.
+/// the separating-axis function: it is at most the signed distance along every `m`,
+/// equals it at the true normal, and bounds every manifold point built on `m` from below
+/// (an incident point of B lies at least `sep(m)` beyond A's support plane). When the
+/// contact's normal falls short of the contact's distance by more than the rounding
+/// tolerance, every face normal of A and every reversed face normal of B is tried
+/// (separating-axis candidates; [`face_normals`]) and the best kept; when even that falls
+/// short, no normal is trusted and the contact's single point is the answer.
 fn features(
     a: &Shape,
     pose_a: &Pose,
     b: &Shape,
     pose_b: &Pose,
     c: &Contact,
-) -> (Vector, Feature, Feature) {
+) -> Option<(Vector, Feature, Feature)> {
     let n = c.normal;
-    let fa = support_feature(a, pose_a, n);
-    let fb = support_feature(b, pose_b, -n);
-    if fa.face.is_none() && fb.face.is_none() {
-        return (n, fa, fb);
-    }
     // In A's frame, where the coordinates are the pair's own size.
     let rel = pose_a.inv_mul(pose_b);
     let sep = |m: Vector| {
@@ -684,31 +689,39 @@ fn features(
             - b.support_value(rel.inverse_transform_vector(-ma))
             - a.support_value(ma)
     };
-    let mut size: Real = rel.translation().abs().max_element();
-    for p in fa.pts().iter().chain(fb.pts()) {
-        size = size.max((*p - pose_a.translation()).abs().max_element());
-    }
+    let size = rel
+        .translation()
+        .abs()
+        .max_element()
+        .max(a.bounding_radius())
+        .max(b.bounding_radius());
     let tolerance = SEPARATION_REL_TOLERANCE * size;
     let along_n = sep(n);
     if along_n.is_nan() || along_n >= c.distance - tolerance {
-        return (n, fa, fb);
+        return Some((
+            n,
+            support_feature(a, pose_a, n),
+            support_feature(b, pose_b, -n),
+        ));
     }
-    let mut best = (along_n + tolerance, n);
-    for m in [fa.face, fb.face.map(|f| -f)].into_iter().flatten() {
+    let mut best = (along_n, n);
+    let mut try_normal = |m: Vector| {
         let s = sep(m);
         if s > best.0 {
             best = (s, m);
         }
+    };
+    face_normals(a, pose_a, &mut |m| try_normal(m));
+    face_normals(b, pose_b, &mut |m| try_normal(-m));
+    let (s, m) = best;
+    if s < c.distance - tolerance {
+        return None;
     }
-    if best.1 == n {
-        return (n, fa, fb);
-    }
-    let m = best.1;
-    (
+    Some((
         m,
         support_feature(a, pose_a, m),
         support_feature(b, pose_b, -m),
-    )
+    ))
 }
 
 /// Clips the incident feature against the reference feature's side planes.
