@@ -669,8 +669,9 @@ fn single_point(c: &Contact, n: Vector, fa: &Feature, fb: &Feature) -> Manifold 
 /// the separating-axis function: it is at most the signed distance along every `m`,
 /// equals it at the true normal, and bounds every manifold point built on `m` from below
 /// (an incident point of B lies at least `sep(m)` beyond A's support plane). When the
-/// contact's normal falls short of the contact's distance by more than the rounding
-/// tolerance, every face normal of A and every reversed face normal of B is tried
+/// contact's normal falls short of the contact's certified lower bound on the signed
+/// distance by more than the rounding tolerance (EPA's and GJK's normals are only as
+/// accurate as their own tolerances, which that interval reflects), every face normal of A and every reversed face normal of B is tried
 /// (separating-axis candidates; [`face_normals`]) and the best kept; when even that falls
 /// short, no normal is trusted and the contact's single point is the answer.
 fn features(
@@ -697,7 +698,10 @@ fn features(
         .max(b.bounding_radius());
     let tolerance = SEPARATION_REL_TOLERANCE * size;
     let along_n = sep(n);
-    if along_n.is_nan() || along_n >= c.distance - tolerance {
+    // The true signed distance is at least the contact's lower bound, and the true
+    // normal separates by it: a normal that does too is as good as the contact can tell.
+    let floor = c.lower_bound.min(c.distance) - tolerance;
+    if along_n.is_nan() || along_n >= floor {
         return Some((
             n,
             support_feature(a, pose_a, n),
@@ -714,7 +718,7 @@ fn features(
     face_normals(a, pose_a, &mut |m| try_normal(m));
     face_normals(b, pose_b, &mut |m| try_normal(-m));
     let (s, m) = best;
-    if s < c.distance - tolerance {
+    if s < floor {
         return None;
     }
     Some((
