@@ -14,46 +14,10 @@
 //! `World::step`).
 
 use minkowski::query::compound::Collider;
-use minkowski::query::{manifold, static_dispatch, ManifoldPoint, QueryOptions};
+use minkowski::query::{manifold, static_dispatch, Manifold, QueryOptions};
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::Pose;
 use minkowski::Real;
-use minkowski::Vector;
-
-/// A contact manifold as the solver takes it: a unit normal from A to B (world) and up
-/// to four point pairs (`point_b − point_a = distance · normal`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ContactManifold {
-    /// Unit normal from A towards B (world).
-    pub normal: Vector,
-    points: [ManifoldPoint; 4],
-    len: usize,
-}
-
-impl ContactManifold {
-    /// From the library's manifold (its first four points).
-    pub fn from_manifold(m: &minkowski::query::Manifold) -> Self {
-        let mut out = ContactManifold {
-            normal: m.normal,
-            points: [ManifoldPoint {
-                point_a: Vector::ZERO,
-                point_b: Vector::ZERO,
-                distance: 0.0,
-                feature: 0,
-            }; 4],
-            len: 0,
-        };
-        for p in m.points().iter().take(4) {
-            out.points[out.len] = *p;
-            out.len += 1;
-        }
-        out
-    }
-    /// The point pairs, the deepest first.
-    pub fn points(&self) -> &[ManifoldPoint] {
-        &self.points[..self.len]
-    }
-}
 
 /// A manifold of a pair, with which piece of each collider made it (0 for a convex
 /// collider; the part index of a compound; the region index against static geometry).
@@ -64,7 +28,7 @@ pub struct PairManifold {
     /// Piece of B.
     pub piece_b: u32,
     /// The manifold (world frame, normal from A to B).
-    pub manifold: ContactManifold,
+    pub manifold: Manifold,
 }
 
 /// The convex pieces of a collider and their world poses.
@@ -102,11 +66,10 @@ pub fn body_pair(
             if m.is_empty() {
                 continue;
             }
-            let cm = ContactManifold::from_manifold(&m);
             out.push(PairManifold {
                 piece_a: *ia,
                 piece_b: *ib,
-                manifold: cm,
+                manifold: m,
             });
         }
     }
@@ -128,7 +91,7 @@ pub fn static_pair(
         .map(|(i, m)| PairManifold {
             piece_a: i as u32,
             piece_b: 0,
-            manifold: ContactManifold::from_manifold(&m),
+            manifold: m,
         })
         .collect()
 }
