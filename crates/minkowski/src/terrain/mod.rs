@@ -26,6 +26,8 @@
 //! * Bounds: [`EarlyOutPlanes`] per base triangle (Alg 6, [`early_out`]), and the
 //!   [`bounding_triangles()`] of a bilinear patch (§3.4.2); a [`BilinearPatch`] is a
 //!   support map (its tetrahedron) for GJK.
+//! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
+//!   vertices in the terrain and the counters of Tables 4.4/4.5).
 //! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
 //!   skewed directions, its displacement map filled by ray casting an analytic surface.
 //!
@@ -66,6 +68,7 @@ pub mod early_out;
 pub mod multires_volume;
 pub mod quad_layout;
 pub mod synthetic;
+pub mod terrain_contact;
 
 #[doc(inline)]
 pub use backward_projection::{
@@ -83,3 +86,4 @@ pub use quad_layout::{Quad, QuadLayout, QuadLayoutError, QUAD_SIZES};
 pub use synthetic::{
     SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, SyntheticTerrainError,
 };
+pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
