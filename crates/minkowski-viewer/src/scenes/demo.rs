@@ -282,6 +282,7 @@ impl ViewerScene for Demo {
             narrow_ms: started.elapsed().as_secs_f64() * 1e3,
             pairs: self.field.len(),
             contacts: (0..self.field.len()).filter(|&i| self.colliding(i)).count(),
+            step_ms: 0.0,
         };
     }
 

@@ -244,6 +244,7 @@ impl ViewerScene for LayoutScene {
             narrow_ms: t.narrow_ms,
             pairs: t.pairs,
             contacts: self.world.contacts().len(),
+            step_ms: 0.0,
         }
     }
 
