@@ -7,6 +7,9 @@
 //! (a Fibonacci sphere): the same support map that GJK sees, so what is drawn is what
 //! is tested, inscribed in the shape and converging to it as the directions grow.
 //!
+//! Static geometry is drawn as its own triangles: a heightfield two per cell, a
+//! triangle mesh as it is, a half-space as a large square ([`FaceMesh::square`]).
+//!
 //! Meshes are in the shape's local frame; [`MeshStore`] keeps them by [`MeshId`] so a
 //! scene names a mesh once and draws it at any pose.
 

@@ -22,7 +22,7 @@ pub mod demo;
 pub mod layouts;
 pub mod physics;
 pub mod terrain;
-mod walker;
+pub mod walker;
 
 /// An sRGB colour.
 pub type Rgb = [u8; 3];

@@ -40,7 +40,8 @@ use crate::mesh::{Detail, FaceMesh, MeshId, MeshStore};
 use crate::script::{FrameInput, Key};
 use crate::ViewerError;
 
-/// Side of the square a half-space is drawn as (length).
+/// Side of the square a half-space is drawn as (length), at least: four times the
+/// bodies' largest horizontal distance from the origin when that is more.
 pub const GROUND_SIDE: Real = 80.0;
 /// Contact points drawn with `C`: at most this far apart along the normal (length;
 /// negative distances are penetrations).
@@ -84,10 +85,10 @@ pub struct PhysicsScene {
 /// Where the camera starts for each scene: (dynamics name, eye, target).
 const CAMERAS: &[(&str, [Real; 3], [Real; 3])] = &[
     ("pyramid", [8.0, 11.0, 42.0], [0.0, 9.5, 0.0]),
-    ("large_pyramid", [30.0, 55.0, 150.0], [0.0, 42.0, 0.0]),
-    ("card_house", [1.2, 2.2, 5.0], [0.0, 1.2, 0.0]),
+    ("large_pyramid", [40.0, 55.0, 200.0], [0.0, 50.0, 0.0]),
+    ("card_house", [1.4, 2.0, 6.2], [0.0, 1.35, 0.0]),
     ("tumbler", [0.0, 6.5, 13.5], [0.0, 3.6, 0.0]),
-    ("stack", [9.0, 11.0, 36.0], [0.0, 10.0, 0.0]),
+    ("stack", [9.0, 10.0, 44.0], [0.0, 10.5, 0.0]),
     ("mass_ratio", [3.0, 3.0, 7.0], [0.0, 1.4, 0.0]),
     ("friction_ramp", [-3.0, 7.0, 16.0], [0.5, 0.5, 3.75]),
 ];
@@ -173,12 +174,11 @@ impl MeshCache {
     }
 }
 
-/// The drawn mesh of static geometry in the world frame.
-fn static_mesh(shape: &StaticShape, pose: &Pose) -> FaceMesh {
+/// The drawn mesh of static geometry in the world frame (a half-space as a square of
+/// side `side`).
+fn static_mesh(shape: &StaticShape, pose: &Pose, side: Real) -> FaceMesh {
     let local = match shape {
-        StaticShape::HalfSpace(h) => {
-            FaceMesh::square(h.normal() * h.offset(), h.normal(), GROUND_SIDE)
-        }
+        StaticShape::HalfSpace(h) => FaceMesh::square(h.normal() * h.offset(), h.normal(), side),
         StaticShape::HeightField(f) => FaceMesh::of_heightfield(f),
         StaticShape::TriMesh(m) => FaceMesh::of_trimesh(m),
     };
@@ -197,16 +197,16 @@ fn static_mesh(shape: &StaticShape, pose: &Pose) -> FaceMesh {
 }
 
 impl PhysicsScene {
-    /// The dynamics scene `name` ([`minkowski_dynamics::scenes::SCENE_NAMES`]) with one
-    /// narrow-phase thread (a step's figures do not depend on the machine's pool), its
-    /// meshes registered in `store`, the camera from the viewer's table (or a default).
+    /// The dynamics scene `name` ([`minkowski_dynamics::scenes::SCENE_NAMES`]) on
+    /// rayon's pool (its step is the same for any thread count), its meshes registered
+    /// in `store`, the camera from the viewer's table (or a default).
     ///
     /// # Errors
     /// [`ViewerError::World`] if the dynamics crate refuses the scene, or
     /// [`ViewerError::Mesh`] for a body without a solid surface (neither happens for
     /// its scenes).
     pub fn named(name: &str, store: &mut MeshStore) -> Result<PhysicsScene, ViewerError> {
-        let scene = dynamics_scenes::build(name, 1)
+        let scene = dynamics_scenes::build(name, 0)
             .map_err(|e| ViewerError::World(format!("dynamics scene {name}: {e}")))?;
         let (eye, target) = CAMERAS
             .iter()
@@ -264,6 +264,11 @@ impl PhysicsScene {
             }
             pieces.push(mine);
         }
+        let reach = bodies
+            .iter()
+            .map(|b| Vector::new(b.position().x, 0.0, b.position().z).length())
+            .fold(0.0, Real::max);
+        let side = GROUND_SIDE.max(4.0 * reach);
         let statics = scene
             .world
             .statics()
@@ -273,7 +278,7 @@ impl PhysicsScene {
                     StaticShape::HalfSpace(_) => GROUND,
                     _ => TERRAIN,
                 };
-                (store.add_mesh(static_mesh(&g.shape, &g.pose)), colour)
+                (store.add_mesh(static_mesh(&g.shape, &g.pose, side)), colour)
             })
             .collect();
         Ok(PhysicsScene {

@@ -400,8 +400,8 @@ impl DisplacedScene {
         let walker = Walker::new(Vector::new(sx, start_y + 1.0, sz), path, -30.0)?;
         let player = store.add_shape(walker.shape(), Detail::Fine)?;
         let camera = CameraStart {
-            position: Vector::new(0.45 * width, 0.8 * width, 1.65 * depth),
-            target: Vector::new(0.52 * width, 3.0, 0.45 * depth),
+            position: Vector::new(0.45 * width, 0.72 * width, 1.75 * depth),
+            target: Vector::new(0.52 * width, 2.5, 0.42 * depth),
         };
         Ok(DisplacedScene {
             world,

@@ -27,7 +27,7 @@ pub const WALK_SPEED: Real = 2.5;
 /// The capsule: half the length of its segment and its radius (length): 1.6 tall.
 pub const CAPSULE: (Real, Real) = (0.5, 0.3);
 /// How fast the walk turns back towards the circle (per time).
-const PATH_GAIN: Real = 1.2;
+pub const PATH_GAIN: Real = 1.2;
 
 /// A circle in the horizontal plane, walked counter-clockwise seen from above.
 #[derive(Debug, Clone, Copy, PartialEq)]
