@@ -434,7 +434,10 @@ fn hud(name: &str, scene: &dyn ViewerScene, frame_ms: f64, paused: bool, frame: 
         );
     }
     draw_text(
-        "camera: WASD, R/F, right mouse drag   player: arrows, Q/E, 1-5   G ghost  Tab pair  J/K gjk  B cells  C contacts  V volumes  H hud  Space pause  N step",
+        format!(
+            "camera: WASD, R/F, right mouse drag   {}   H hud  Space pause  N step",
+            scene.keys()
+        ),
         8.0,
         screen_height() - 10.0,
         18.0,

@@ -386,6 +386,10 @@ impl ViewerScene for Demo {
         lines.push(format!("meshes: {}", self.source));
     }
 
+    fn keys(&self) -> &'static str {
+        "player: arrows, Q/E, 1-5   G ghost  Tab pair  J gjk  K gjk step"
+    }
+
     fn camera(&self) -> CameraStart {
         CameraStart {
             position: Vector::new(0.0, 3.5, 11.5),

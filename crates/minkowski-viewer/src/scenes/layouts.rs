@@ -268,6 +268,10 @@ impl ViewerScene for LayoutScene {
         }
     }
 
+    fn keys(&self) -> &'static str {
+        "B broad-phase cells or boxes"
+    }
+
     fn camera(&self) -> CameraStart {
         self.camera
     }

@@ -105,6 +105,11 @@ pub trait ViewerScene {
     fn hud(&self, lines: &mut Vec<String>);
     /// Where the camera starts.
     fn camera(&self) -> CameraStart;
+    /// The scene's own keys, for the window's key line (the camera's, H, Space and N
+    /// are the window's).
+    fn keys(&self) -> &'static str {
+        ""
+    }
 }
 
 /// Options every scene may read.

@@ -472,6 +472,10 @@ impl ViewerScene for PhysicsScene {
         }
     }
 
+    fn keys(&self) -> &'static str {
+        "C contact points and normals"
+    }
+
     fn camera(&self) -> CameraStart {
         self.camera
     }

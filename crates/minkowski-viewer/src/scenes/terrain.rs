@@ -196,6 +196,10 @@ impl ViewerScene for HeightfieldScene {
         lines.push(self.walker.hud());
     }
 
+    fn keys(&self) -> &'static str {
+        "arrows: drive the character"
+    }
+
     fn camera(&self) -> CameraStart {
         CameraStart {
             position: Vector::new(2.0, 13.0, 23.0),
@@ -525,6 +529,10 @@ impl ViewerScene for DisplacedScene {
             self.proxy_triangles
         ));
         lines.push(self.walker.hud());
+    }
+
+    fn keys(&self) -> &'static str {
+        "arrows: drive the character   V bounding volumes: next level"
     }
 
     fn camera(&self) -> CameraStart {
