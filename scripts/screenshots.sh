@@ -32,13 +32,19 @@ times="$out/frame-times.md"
     echo
     echo "Software rendering (Xvfb, Mesa llvmpipe), 960 × 600, release build, \`scripts/screenshots.sh\`"
     echo "on $(nproc) cores; median over each script's frames (the first tenth left out). \`update\`: the"
-    echo "scene's simulation (broad + narrow phase, the player's casts); \`draw\`: lighting the triangles"
-    echo "and handing them to GL; the rest of each frame is Mesa's software rasteriser and the swap."
+    echo "scene's simulation (broad + narrow phase, the player's casts; the dynamics world's step,"
+    echo "\`step ms\`; the character controller's update, also \`step ms\`, in the terrain scenes);"
+    echo "\`draw\`: lighting the triangles and handing them to GL; the rest of each frame is Mesa's"
+    echo "software rasteriser and the swap. The displaced terrain's bounding volumes are built once"
+    echo "before the first frame (the HUD gives the time). The dynamics scenes step once a frame;"
+    echo "with C on (pyramid, card house, mass ratio) \`update\` includes finding the drawn contacts."
+    echo "Other jobs may share the cores: figures vary by a third or more from run to run."
     echo
     echo '```'
 } > "$times"
 scripts_dir=$(pwd)/crates/minkowski-viewer/scripts
-for script in demo demo-ghost demo-gjk seed000 crowd crowd-tree; do
+for script in demo demo-ghost demo-gjk seed000 crowd crowd-tree \
+    pyramid card-house tumbler stack mass-ratio friction-ramp large-pyramid terrain displaced; do
     scene=$script
     case $script in demo-*) scene=demo ;; esac
     echo "screenshots.sh: $script" >&2

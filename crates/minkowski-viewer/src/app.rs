@@ -288,6 +288,8 @@ fn key_code(k: Key) -> KeyCode {
         Key::H => KeyCode::H,
         Key::J => KeyCode::J,
         Key::K => KeyCode::K,
+        Key::C => KeyCode::C,
+        Key::V => KeyCode::V,
         Key::Escape => KeyCode::Escape,
     }
 }
@@ -349,15 +351,17 @@ impl Timings {
         let st = &self.stats[skip.min(self.stats.len())..];
         let broad: Vec<f64> = st.iter().map(|s| s.broad_ms).collect();
         let narrow: Vec<f64> = st.iter().map(|s| s.narrow_ms).collect();
+        let step: Vec<f64> = st.iter().map(|s| s.step_ms).collect();
         let last = self.stats.last().copied().unwrap_or_default();
         format!(
-            "viewer report: scene {scene}, frames {}, frame ms median {:.2} (update {:.2}, draw {:.2}), broad ms {:.3}, narrow ms {:.3}, pairs {}, contacts {}, triangles {}",
+            "viewer report: scene {scene}, frames {}, frame ms median {:.2} (update {:.2}, draw {:.2}), broad ms {:.3}, narrow ms {:.3}, step ms {:.3}, pairs {}, contacts {}, triangles {}",
             self.frame_ms.len(),
             median(f),
             median(&self.update_ms[skip.min(self.update_ms.len())..]),
             median(&self.draw_ms[skip.min(self.draw_ms.len())..]),
             median(&broad),
             median(&narrow),
+            median(&step),
             last.pairs,
             last.contacts,
             self.triangles,
@@ -405,10 +409,17 @@ fn hud(name: &str, scene: &dyn ViewerScene, frame_ms: f64, paused: bool, frame: 
                 ""
             }
         ),
-        format!(
-            "frame {:.1} ms   broad {:.2} ms   narrow {:.2} ms   pairs {}   contacts {}",
-            frame_ms, s.broad_ms, s.narrow_ms, s.pairs, s.contacts
-        ),
+        if s.step_ms > 0.0 {
+            format!(
+                "frame {:.1} ms   step {:.2} ms   pairs {}   contacts {}",
+                frame_ms, s.step_ms, s.pairs, s.contacts
+            )
+        } else {
+            format!(
+                "frame {:.1} ms   broad {:.2} ms   narrow {:.2} ms   pairs {}   contacts {}",
+                frame_ms, s.broad_ms, s.narrow_ms, s.pairs, s.contacts
+            )
+        },
     ];
     scene.hud(&mut lines);
     let h = 20.0 * lines.len() as f32 + 8.0;
@@ -423,7 +434,10 @@ fn hud(name: &str, scene: &dyn ViewerScene, frame_ms: f64, paused: bool, frame: 
         );
     }
     draw_text(
-        "camera: WASD, R/F, right mouse drag   player: arrows, Q/E, 1-5   G ghost  Tab pair  J gjk  K gjk step  B cells  H hud  Space pause  N step",
+        format!(
+            "camera: WASD, R/F, right mouse drag   {}   H hud  Space pause  N step",
+            scene.keys()
+        ),
         8.0,
         screen_height() - 10.0,
         18.0,

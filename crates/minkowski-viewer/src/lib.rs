@@ -3,9 +3,13 @@
 //! Seed 000's demo finished — a player shape among the seed's meshes, moved with the
 //! arrow keys and Q/E, switched with 1–5, colliding shapes highlighted — with the
 //! contact (normal, depth, closest points) drawn and the player swept and sliding
-//! instead of passing through; and the collision world's scenes (`minkowski scene`'s
-//! layouts). A scripted mode plays key presses from a file and writes screenshots, so
-//! the demo runs in tests and without a display (under Xvfb).
+//! instead of passing through; the collision world's scenes (`minkowski scene`'s
+//! layouts); the dynamics crate's scenes (pyramid, card house, tumbler, ...: bodies
+//! stepped at 1/60 s, sleeping ones in their own colour, contact points on a key); and
+//! the terrain scenes — a heightfield and seed 002's displacement-mapped terrain with
+//! its multiresolution bounding volumes — with the character controller walking on
+//! them. A scripted mode plays key presses from a file and writes screenshots, so the
+//! demo runs in tests and without a display (under Xvfb).
 //!
 //! The window and drawing are in `app` (macroquad); everything a scene does — meshes,
 //! motion, queries, the scene registry, scripts — is in this library, free of the

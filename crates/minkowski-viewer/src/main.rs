@@ -52,8 +52,10 @@ struct Cli {
 
 const AFTER: &str =
     "Keys: camera WASD (R/F up/down), right mouse drag to turn; player arrows and Q/E, \
-1-5 cube/sphere/cone/cylinder/capsule, G ghost (pass through), Tab next pair, B broad-phase \
-overlay, H HUD, Space pause, N step, Escape quit.
+1-5 cube/sphere/cone/cylinder/capsule, G ghost (pass through), Tab next pair, J/K GJK trace \
+and its steps, B broad-phase overlay, C contact points (dynamics scenes), V bounding-volume \
+level (displaced), H HUD, Space pause, N step, Escape quit. In the terrain scenes the arrows \
+drive the character.
 
 Without a display: xvfb-run -s '-screen 0 1280x800x24' minkowski-viewer --scene demo \
 --script keys.txt --screenshot out.png";

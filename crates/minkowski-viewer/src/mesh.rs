@@ -7,10 +7,13 @@
 //! (a Fibonacci sphere): the same support map that GJK sees, so what is drawn is what
 //! is tested, inscribed in the shape and converging to it as the directions grow.
 //!
+//! Static geometry is drawn as its own triangles: a heightfield two per cell, a
+//! triangle mesh as it is, a half-space as a large square ([`FaceMesh::square`]).
+//!
 //! Meshes are in the shape's local frame; [`MeshStore`] keeps them by [`MeshId`] so a
 //! scene names a mesh once and draws it at any pose.
 
-use minkowski::shape::{ConvexPolyhedron, CoreShape, Shape};
+use minkowski::shape::{ConvexPolyhedron, CoreShape, HeightField, Shape, TriMesh};
 use minkowski::support::SupportMap;
 use minkowski::{Real, Vector};
 
@@ -21,6 +24,9 @@ use crate::ViewerError;
 pub enum Detail {
     /// 400 support directions: for a handful of shapes seen up close.
     Fine,
+    /// 96 support directions: for a few hundred small curved bodies (the tumbler's
+    /// balls).
+    Medium,
     /// 24 support directions, and seed meshes replaced by the same sampling: for
     /// scenes of 10^4 objects.
     Coarse,
@@ -30,6 +36,7 @@ impl Detail {
     fn directions(self) -> usize {
         match self {
             Detail::Fine => 400,
+            Detail::Medium => 96,
             Detail::Coarse => 24,
         }
     }
@@ -52,7 +59,9 @@ impl FaceMesh {
     /// degenerate shape: a segment, a point or a flat triangle has no solid surface).
     pub fn of_shape(shape: &Shape, detail: Detail) -> Result<FaceMesh, ViewerError> {
         let (core, margin) = shape.core();
-        if let (CoreShape::Convex(poly), true, Detail::Fine) = (core, margin == 0.0, detail) {
+        if let (CoreShape::Convex(poly), true, Detail::Fine | Detail::Medium) =
+            (core, margin == 0.0, detail)
+        {
             return Ok(Self::of_polyhedron(poly));
         }
         let n = detail.directions();
@@ -101,6 +110,93 @@ impl FaceMesh {
         mesh
     }
 
+    /// A square of side `side` (length) centred at `centre` in the plane of unit
+    /// `normal`, facing along it: how an unbounded ground plane is drawn.
+    pub fn square(centre: Vector, normal: Vector, side: Real) -> FaceMesh {
+        let n = normal.normalize_or(Vector::Y);
+        let helper = if n.x.abs() < 0.9 {
+            Vector::X
+        } else {
+            Vector::Z
+        };
+        let u = helper.cross(n).normalize_or_zero() * (0.5 * side);
+        let v = n.cross(u);
+        let c = [
+            centre - u - v,
+            centre + u - v,
+            centre + u + v,
+            centre - u + v,
+        ];
+        let mut mesh = FaceMesh::default();
+        mesh.push_facing(n, [c[0], c[1], c[2]]);
+        mesh.push_facing(n, [c[0], c[2], c[3]]);
+        mesh
+    }
+
+    /// The surface of a heightfield, two triangles per cell (split along the
+    /// `(0, 0)–(1, 1)` diagonal), facing up, in the field's local frame; cells with a
+    /// hole are left out. The drawn triangles are the plane pieces through the cell's
+    /// corners; the field's own surface is the bilinear patch through them.
+    pub fn of_heightfield(field: &HeightField) -> FaceMesh {
+        let (rows, cols) = (field.rows(), field.cols());
+        let [sx, sz] = field.cell_size();
+        let o = field.origin();
+        let at = |i: usize, j: usize| {
+            field
+                .sample(i, j)
+                .map(|h| o + Vector::new(j as Real * sx, h, i as Real * sz))
+        };
+        let mut mesh = FaceMesh::default();
+        for i in 0..rows.saturating_sub(1) {
+            for j in 0..cols.saturating_sub(1) {
+                let (Some(p00), Some(p01), Some(p10), Some(p11)) =
+                    (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1))
+                else {
+                    continue;
+                };
+                mesh.push_facing(Vector::Y, [p00, p10, p11]);
+                mesh.push_facing(Vector::Y, [p00, p11, p01]);
+            }
+        }
+        mesh
+    }
+
+    /// The triangles of a triangle mesh, each with its own normal (its winding's), in
+    /// the mesh's local frame.
+    pub fn of_trimesh(mesh: &TriMesh) -> FaceMesh {
+        let v = mesh.vertices();
+        let mut out = FaceMesh::default();
+        for t in mesh.indices() {
+            let tri = t.map(|k| v.get(k as usize).copied().unwrap_or(Vector::ZERO));
+            out.push_wound(tri);
+        }
+        out
+    }
+
+    /// Appends triangle `t` with its winding's unit normal (`(t1 − t0) × (t2 − t0)`);
+    /// a degenerate triangle is skipped.
+    pub fn push_wound(&mut self, t: [Vector; 3]) {
+        if let Some(n) = (t[1] - t[0]).cross(t[2] - t[0]).try_normalize() {
+            self.triangles.push(t);
+            self.normals.push(n);
+        }
+    }
+
+    /// Appends triangle `t` turned (if need be) to face along `towards`, with its unit
+    /// normal; a degenerate triangle is skipped.
+    pub fn push_facing(&mut self, towards: Vector, t: [Vector; 3]) {
+        let Some(n) = (t[1] - t[0]).cross(t[2] - t[0]).try_normalize() else {
+            return;
+        };
+        if n.dot(towards) < 0.0 {
+            self.triangles.push([t[0], t[2], t[1]]);
+            self.normals.push(-n);
+        } else {
+            self.triangles.push(t);
+            self.normals.push(n);
+        }
+    }
+
     /// Number of triangles.
     pub fn len(&self) -> usize {
         self.triangles.len()
@@ -147,6 +243,13 @@ impl MeshStore {
         let mesh = FaceMesh::of_shape(shape, detail)?;
         self.meshes.push(mesh);
         Ok(MeshId(self.meshes.len() - 1))
+    }
+
+    /// Adds a mesh built by the caller (a terrain's surface, a ground plane's square)
+    /// and returns its id.
+    pub fn add_mesh(&mut self, mesh: FaceMesh) -> MeshId {
+        self.meshes.push(mesh);
+        MeshId(self.meshes.len() - 1)
     }
 
     /// The mesh named `id` (an empty one for an id from another store).
@@ -208,7 +311,7 @@ mod tests {
             shapes.push(ConvexPolyhedron::new(pts).map(Shape::from).unwrap());
         }
         for s in &shapes {
-            for detail in [Detail::Fine, Detail::Coarse] {
+            for detail in [Detail::Fine, Detail::Medium, Detail::Coarse] {
                 check(s, &FaceMesh::of_shape(s, detail).unwrap());
             }
         }

@@ -75,13 +75,17 @@ pub enum Key {
     J,
     /// The GJK trace's next step (wrapping).
     K,
+    /// Contact points and normals on or off (dynamics scenes).
+    C,
+    /// The next level of the terrain's bounding volumes (displaced terrain).
+    V,
     /// Quit (live mode).
     Escape,
 }
 
 impl Key {
     /// Every key, in a fixed order.
-    pub const ALL: [Key; 26] = [
+    pub const ALL: [Key; 28] = [
         Key::W,
         Key::A,
         Key::S,
@@ -107,10 +111,12 @@ impl Key {
         Key::H,
         Key::J,
         Key::K,
+        Key::C,
+        Key::V,
         Key::Escape,
     ];
 
-    /// The key named `name` in a script: `W A S D R F Q E N G B H J K` (either case), `Up
+    /// The key named `name` in a script: `W A S D R F Q E N G B H J K C V` (either case), `Up
     /// Down Left Right Space Tab Escape`, `1` … `5`.
     pub fn from_name(name: &str) -> Option<Key> {
         let k = match name.to_ascii_lowercase().as_str() {
@@ -139,6 +145,8 @@ impl Key {
             "h" => Key::H,
             "j" => Key::J,
             "k" => Key::K,
+            "c" => Key::C,
+            "v" => Key::V,
             "escape" | "esc" => Key::Escape,
             _ => return None,
         };
@@ -348,7 +356,7 @@ mod tests {
     fn every_key_has_a_name_that_parses_back() {
         let names = [
             "w", "a", "s", "d", "r", "f", "q", "e", "Up", "Down", "Left", "Right", "1", "2", "3",
-            "4", "5", "Space", "n", "g", "b", "Tab", "h", "j", "k", "Escape",
+            "4", "5", "Space", "n", "g", "b", "Tab", "h", "j", "k", "c", "V", "Escape",
         ];
         assert_eq!(names.len(), Key::ALL.len());
         for (k, n) in Key::ALL.iter().zip(names) {

@@ -35,8 +35,10 @@ fn loud(line: &str) {
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 fn start_xvfb(test: &str) -> Option<Xvfb> {
-    for _ in 0..8 {
-        let n = 200 + (std::process::id() % 400) * 8 + NEXT.fetch_add(1, Ordering::SeqCst) % 8;
+    // 32 display numbers per test process (more than its tests run at once), tried in
+    // turn; distinct processes get distinct blocks (by pid).
+    for _ in 0..32 {
+        let n = 200 + (std::process::id() % 200) * 32 + NEXT.fetch_add(1, Ordering::SeqCst) % 32;
         if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
             || Path::new(&format!("/tmp/.X{n}-lock")).exists()
         {
@@ -292,8 +294,9 @@ fn key_2_shows_a_sphere_silhouette() {
 
 /// Every registered scene renders under a script: the picture is not empty, seed 000's
 /// forced overlap shows its shapes in the collision colour, the crowd scenes draw
-/// their objects and their broad-phase overlay (cyan), and `--report` prints the frame
-/// time.
+/// their objects and their broad-phase overlay (cyan), the dynamics scenes their awake
+/// bodies (orange), the terrain scenes their ground (green) and character (blue), and
+/// `--report` prints the frame time.
 #[test]
 fn every_scene_renders_and_reports() {
     let test = "every_scene";
@@ -335,9 +338,21 @@ fn every_scene_renders_and_reports() {
                     "{name}: objects"
                 );
             }
+            "pyramid" | "large-pyramid" | "card-house" | "tumbler" | "stack" | "mass-ratio"
+            | "friction-ramp" => {
+                assert!(im.mask(orange).len() > 500, "{name}: bodies awake")
+            }
+            "terrain" | "displaced" => {
+                assert!(im.mask(green).len() > 50_000, "{name}: terrain");
+                assert!(im.mask(blue).len() > 60, "{name}: character");
+            }
             _ => {}
         }
     }
+    assert!(
+        names.len() >= 13,
+        "the dynamics and terrain scenes are listed: {names:?}"
+    );
 }
 
 /// A bad script is refused before any window opens, with its line number.
@@ -425,4 +440,203 @@ fn j_shows_the_gjk_simplex_and_k_steps() {
     assert!(off < 10 && hidden < 10, "no simplex drawn: {off}, {hidden}");
     assert!(on > 40, "J draws the simplex: {on}");
     assert!(step > 40, "K shows the next step: {step}");
+}
+
+/// Awake dynamic bodies' orange (lit or in shade): red far above blue and green.
+fn orange(p: [i32; 3]) -> bool {
+    p[0] > p[2] + 50 && p[0] > p[1] + 25
+}
+
+/// Sleeping bodies' lavender: blue above red above (or level with) green.
+fn lavender(p: [i32; 3]) -> bool {
+    p[2] > p[0] + 15 && p[2] > p[1] + 25 && p[0] >= p[1]
+}
+
+/// Contact normals' yellow (drawn unlit).
+fn yellow(p: [i32; 3]) -> bool {
+    p[0] > 200 && p[1] > 180 && p[2] < 120
+}
+
+/// Bounding-volume edges' pink (drawn unlit).
+fn pink(p: [i32; 3]) -> bool {
+    p[0] > 200 && p[2] > 150 && p[1] < 140
+}
+
+/// Terrain green: green above red above blue.
+fn green(p: [i32; 3]) -> bool {
+    p[1] > p[0] + 10 && p[0] > p[2] + 10
+}
+
+fn centroid(mask: &[(usize, usize)]) -> (f64, f64) {
+    let n = mask.len().max(1) as f64;
+    (
+        mask.iter().map(|p| p.0 as f64).sum::<f64>() / n,
+        mask.iter().map(|p| p.1 as f64).sum::<f64>() / n,
+    )
+}
+
+/// The pyramid of 20 rows: orange (awake) at frame 1, lavender (asleep) by frame 150
+/// with no orange left; still standing — its top row and its bottom row on screen are
+/// where they were, and the top box's pixels of frame 1 are nearly all lavender at
+/// frame 150. C then draws the contact normals (yellow, none before).
+#[test]
+fn the_pyramid_stands_falls_asleep_and_shows_its_contacts() {
+    let test = "pyramid";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "pyramid",
+        "1 shot awake.png\n150 shot asleep.png\n151 press C\n153 shot contacts.png\n",
+        &[],
+    );
+    let awake = Image::load(&dir.join("awake.png"));
+    let asleep = Image::load(&dir.join("asleep.png"));
+    let contacts = Image::load(&dir.join("contacts.png"));
+    let (o1, l1) = (awake.mask(orange), awake.mask(lavender));
+    let (o2, l2) = (asleep.mask(orange), asleep.mask(lavender));
+    eprintln!(
+        "orange {} -> {}, lavender {} -> {}",
+        o1.len(),
+        o2.len(),
+        l1.len(),
+        l2.len()
+    );
+    assert!(o1.len() > 20_000 && l1.len() < 50, "awake at frame 1");
+    assert!(l2.len() > 20_000 && o2.len() < 50, "asleep by frame 150");
+    let top = |m: &[(usize, usize)]| m.iter().map(|p| p.1).min().unwrap_or(0);
+    let bottom = |m: &[(usize, usize)]| m.iter().map(|p| p.1).max().unwrap_or(0);
+    assert!(top(&o1).abs_diff(top(&l2)) <= 2, "top row stays");
+    assert!(bottom(&o1).abs_diff(bottom(&l2)) <= 2, "bottom row stays");
+    // The top box: the orange pixels of frame 1 in the 12 rows under the pyramid's top.
+    let t = top(&o1);
+    let top_box: Vec<(usize, usize)> = o1.iter().copied().filter(|p| p.1 < t + 12).collect();
+    assert!(top_box.len() > 60, "top box drawn: {}", top_box.len());
+    let kept = top_box
+        .iter()
+        .filter(|p| lavender(asleep.px(p.0, p.1)))
+        .count();
+    assert!(
+        kept * 10 >= top_box.len() * 9,
+        "top box still there: {kept} of {}",
+        top_box.len()
+    );
+    let (y1, y2) = (asleep.mask(yellow).len(), contacts.mask(yellow).len());
+    eprintln!("yellow before C {y1}, after {y2}");
+    assert!(
+        y1 < 20 && y2 > 300,
+        "C draws the contact normals: {y1} -> {y2}"
+    );
+}
+
+/// The tumbler: its bodies (orange) are seen inside the grey drum, and they move: the
+/// orange region differs between frames 10 and 90 as the drum turns.
+#[test]
+fn the_tumbler_shows_its_bodies_moving_in_the_drum() {
+    let test = "tumbler";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(&x, &dir, "tumbler", "10 shot a.png\n90 shot b.png\n", &[]);
+    let a = Image::load(&dir.join("a.png"));
+    let b = Image::load(&dir.join("b.png"));
+    let grey = |p: [i32; 3]| {
+        (p[0] - p[1]).abs() < 8 && (p[1] - p[2]).abs() < 10 && p[0] > 50 && p[0] < 200
+    };
+    assert!(a.mask(grey).len() > 5000, "the drum");
+    let (oa, ob) = (a.mask(orange), b.mask(orange));
+    assert!(oa.len() > 3000 && ob.len() > 3000, "the bodies");
+    let sa: std::collections::HashSet<_> = oa.iter().collect();
+    let moved = ob.iter().filter(|p| !sa.contains(p)).count();
+    assert!(
+        moved * 5 > ob.len(),
+        "they tumble: {moved} of {} new",
+        ob.len()
+    );
+}
+
+/// The heightfield: the character (blue) stands on the green terrain and walks its
+/// circle (its centroid moves on screen); held, Right drives it to the right.
+#[test]
+fn the_character_walks_on_the_heightfield_and_right_drives_it() {
+    let test = "terrain";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "terrain",
+        "5 shot a.png\n60 shot b.png\n61..120 hold Right\n120 shot c.png\n",
+        &[],
+    );
+    let [a, b, c] = ["a.png", "b.png", "c.png"].map(|n| Image::load(&dir.join(n)));
+    assert!(a.mask(green).len() > 100_000, "the terrain");
+    let (ba, bb, bc) = (a.mask(blue), b.mask(blue), c.mask(blue));
+    eprintln!("blue {} {} {}", ba.len(), bb.len(), bc.len());
+    assert!(
+        ba.len() > 150 && bb.len() > 150 && bc.len() > 150,
+        "the character"
+    );
+    let (ca, cb, cc) = (centroid(&ba), centroid(&bb), centroid(&bc));
+    let d = ((ca.0 - cb.0).powi(2) + (ca.1 - cb.1).powi(2)).sqrt();
+    assert!(d > 20.0, "it walks: {ca:?} -> {cb:?}");
+    assert!(
+        cc.0 > cb.0 + 30.0,
+        "Right drives it right: {cb:?} -> {cc:?}"
+    );
+}
+
+/// The displaced terrain: green surface and the blue character; no pink before V; V
+/// draws the coarsest level's bounding cells, two more presses the finest (more edges),
+/// a fourth turns them off.
+#[test]
+fn v_shows_the_displaced_terrains_bounding_volumes_level_by_level() {
+    let test = "displaced";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "displaced",
+        "2 shot off.png\n3 press V\n5 shot coarse.png\n6 press V\n8 press V\n10 shot fine.png\n\
+         11 press V\n13 shot again-off.png\n",
+        &[],
+    );
+    let count = |n: &str, f: fn([i32; 3]) -> bool| Image::load(&dir.join(n)).mask(f).len();
+    let off = Image::load(&dir.join("off.png"));
+    assert!(off.mask(green).len() > 50_000, "the terrain");
+    assert!(off.mask(blue).len() > 60, "the character");
+    let (p0, p8, p2, p_off) = (
+        count("off.png", pink),
+        count("coarse.png", pink),
+        count("fine.png", pink),
+        count("again-off.png", pink),
+    );
+    eprintln!("pink: off {p0}, coarsest {p8}, finest {p2}, off again {p_off}");
+    assert!(p0 < 20 && p_off < 20, "no volumes drawn");
+    assert!(p8 > 1500, "V draws the coarsest cells");
+    assert!(p2 > p8 + 1000, "the finest level has more cells");
+}
+
+/// Space pauses a dynamics scene and N steps it once: the tumbler's tumbling bodies
+/// (orange) are drawn the same while paused, and differently after one step.
+#[test]
+fn space_pauses_the_dynamics_and_n_steps_it() {
+    let test = "pause_dynamics";
+    let Some(x) = start_xvfb(test) else { return };
+    let dir = out_dir(test);
+    run(
+        &x,
+        &dir,
+        "tumbler",
+        "60 press Space\n62 shot a.png\n75 shot b.png\n76 press N\n78 shot c.png\n",
+        &[],
+    );
+    let mask = |n: &str| Image::load(&dir.join(n)).mask(orange);
+    let (a, b, c) = (mask("a.png"), mask("b.png"), mask("c.png"));
+    assert!(a.len() > 3000);
+    assert_eq!(a, b, "paused: nothing moves");
+    let sb: std::collections::HashSet<_> = b.iter().collect();
+    let changed = c.iter().filter(|p| !sb.contains(p)).count();
+    assert!(changed > 100, "N steps once: {changed} pixels changed");
 }

@@ -282,6 +282,7 @@ impl ViewerScene for Demo {
             narrow_ms: started.elapsed().as_secs_f64() * 1e3,
             pairs: self.field.len(),
             contacts: (0..self.field.len()).filter(|&i| self.colliding(i)).count(),
+            step_ms: 0.0,
         };
     }
 
@@ -383,6 +384,10 @@ impl ViewerScene for Demo {
             lines.push("GJK: no pair selected (Tab)".into());
         }
         lines.push(format!("meshes: {}", self.source));
+    }
+
+    fn keys(&self) -> &'static str {
+        "player: arrows, Q/E, 1-5   G ghost  Tab pair  J gjk  K gjk step"
     }
 
     fn camera(&self) -> CameraStart {

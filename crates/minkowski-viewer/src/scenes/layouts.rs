@@ -244,6 +244,7 @@ impl ViewerScene for LayoutScene {
             narrow_ms: t.narrow_ms,
             pairs: t.pairs,
             contacts: self.world.contacts().len(),
+            step_ms: 0.0,
         }
     }
 
@@ -265,6 +266,10 @@ impl ViewerScene for LayoutScene {
         if let Some(e) = &self.error {
             lines.push(format!("world refused a move: {e}"));
         }
+    }
+
+    fn keys(&self) -> &'static str {
+        "B broad-phase cells or boxes"
     }
 
     fn camera(&self) -> CameraStart {

@@ -3,9 +3,12 @@
 //! A scene owns its objects and its simulation, and knows nothing of the window: it
 //! advances on a [`FrameInput`], draws through the [`Draw`] trait (meshes named in a
 //! [`MeshStore`] at build time, lines, boxes, markers) and reports [`SceneStats`] and
-//! HUD lines. Adding a scene (the dynamics crate's pyramid, card house and tumbler, the
-//! terrain scenes) is one file implementing [`ViewerScene`] and one [`SceneEntry`] in
-//! [`SCENES`].
+//! HUD lines. Adding a scene is one file implementing [`ViewerScene`] and one
+//! [`SceneEntry`] in [`SCENES`]: the seed's demo ([`demo`]), the collision world's
+//! layouts ([`layouts`]), the dynamics crate's scenes ([`physics`]: pyramid, card house,
+//! tumbler, ...), and the terrain scenes with the character controller walking on them
+//! ([`terrain`]: a heightfield, and the displacement-mapped terrain with its bounding
+//! volumes).
 
 use std::path::PathBuf;
 
@@ -17,6 +20,9 @@ use crate::ViewerError;
 
 pub mod demo;
 pub mod layouts;
+pub mod physics;
+pub mod terrain;
+pub mod walker;
 
 /// An sRGB colour.
 pub type Rgb = [u8; 3];
@@ -36,6 +42,18 @@ pub const CELLS: Rgb = [90, 200, 200];
 /// The GJK simplex of the selected pair (magenta: no other colour has red and blue
 /// both far above green).
 pub const SIMPLEX: Rgb = [235, 50, 235];
+/// Dynamic bodies awake (orange: red far above blue).
+pub const BODY: Rgb = [230, 140, 50];
+/// Dynamic bodies asleep (lavender: blue above red above green).
+pub const ASLEEP: Rgb = [140, 120, 205];
+/// Kinematic bodies (grey): the tumbler's drum.
+pub const KINEMATIC: Rgb = [165, 165, 170];
+/// Static ground planes (dark olive).
+pub const GROUND: Rgb = [85, 100, 75];
+/// Terrain surfaces (green: green above red above blue).
+pub const TERRAIN: Rgb = [120, 150, 85];
+/// Terrain bounding volumes' edges (pink: red and blue far above green).
+pub const VOLUME: Rgb = [255, 90, 200];
 
 /// Where a scene draws: implemented by the window's renderer, and by counting or
 /// recording stand-ins in tests.
@@ -59,8 +77,10 @@ pub struct SceneStats {
     pub narrow_ms: f64,
     /// Pairs tested by the narrow phase.
     pub pairs: usize,
-    /// Pairs in contact.
+    /// Pairs in contact (dynamics scenes: contact points).
     pub contacts: usize,
+    /// A simulation step or a character update (ms; 0 for scenes without one).
+    pub step_ms: f64,
 }
 
 /// Where the free camera starts.
@@ -85,6 +105,11 @@ pub trait ViewerScene {
     fn hud(&self, lines: &mut Vec<String>);
     /// Where the camera starts.
     fn camera(&self) -> CameraStart;
+    /// The scene's own keys, for the window's key line (the camera's, H, Space and N
+    /// are the window's).
+    fn keys(&self) -> &'static str {
+        ""
+    }
 }
 
 /// Options every scene may read.
@@ -147,6 +172,51 @@ pub const SCENES: &[SceneEntry] = &[
         name: "crowd-tree",
         about: "the same objects in the dynamic AABB tree, the boxes of its leaves drawn",
         build: layouts::build_crowd_tree,
+    },
+    SceneEntry {
+        name: "pyramid",
+        about: "dynamics: a pyramid of 20 rows (210 unit boxes) settling and falling asleep (C: contacts)",
+        build: physics::build_pyramid,
+    },
+    SceneEntry {
+        name: "card-house",
+        about: "dynamics: a three-storey house of thin cards leaning in pairs, flat cards across",
+        build: physics::build_card_house,
+    },
+    SceneEntry {
+        name: "tumbler",
+        about: "dynamics: 200 boxes and balls in a hollow kinematic box turning at 0.5 rad/s",
+        build: physics::build_tumbler,
+    },
+    SceneEntry {
+        name: "stack",
+        about: "dynamics: a vertical stack of 20 unit boxes",
+        build: physics::build_stack,
+    },
+    SceneEntry {
+        name: "mass-ratio",
+        about: "dynamics: three boxes of density 1, 10, 100, the heaviest on top",
+        build: physics::build_mass_ratio,
+    },
+    SceneEntry {
+        name: "friction-ramp",
+        about: "dynamics: six boxes on a 30-degree ramp, friction 0 to 0.7 (only 0.7 > tan 30 holds)",
+        build: physics::build_friction_ramp,
+    },
+    SceneEntry {
+        name: "large-pyramid",
+        about: "dynamics: a pyramid of 100 rows (5050 boxes)",
+        build: physics::build_large_pyramid,
+    },
+    SceneEntry {
+        name: "terrain",
+        about: "a heightfield with crates; the character controller walks a circle (arrows drive it)",
+        build: terrain::build_heightfield,
+    },
+    SceneEntry {
+        name: "displaced",
+        about: "the displacement-mapped synthetic terrain, its bounding volumes (V: level), the character on it",
+        build: terrain::build_displaced,
     },
 ];
 
