@@ -132,12 +132,22 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
         "pyramid" => pyramid(&mut world, 20)?,
         "large_pyramid" => pyramid(&mut world, 100)?,
         "card_house" => {
-            // Three storeys of leaning card pairs (thin boxes at ±20° from vertical)
-            // with flat cards across their tops.
+            // Three storeys of leaning card pairs (thin boxes at ±20° from vertical, the
+            // tops of each pair leaning together until their inner top edges meet over
+            // the pair's centre) with flat cards across the pairs' apexes. A card of
+            // half-extents (t, hl, w) turned by θ about z has its top inner edge
+            // hl·sinθ + t·cosθ across from its centre, its lowest edge hl·cosθ + t·sinθ
+            // below it, and its top outer edge 2t·sinθ above the inner one: the flats
+            // rest on the outer edges.
             ground(&mut world)?;
             let (t, hl, w) = (0.02, 0.5, 0.35);
             let card = Shape::from(Cuboid::new(Vector::new(t, hl, w)).map_err(bad)?);
-            let flat = Shape::from(Cuboid::new(Vector::new(0.5, t, w)).map_err(bad)?);
+            let flat_half = 0.5;
+            let flat = Shape::from(Cuboid::new(Vector::new(flat_half, t, w)).map_err(bad)?);
+            // Apexes 1 cm more than a flat apart: each flat rests on the facing outer top
+            // edges of two neighbouring pairs, and neighbouring flats do not touch (a
+            // pair's footprint, ±(2·hl·sinθ + 2t·cosθ) ≈ ±0.38, leaves 0.25 between pairs).
+            let spacing = 2.0 * flat_half + 0.01;
             let tilt: Real = (20.0 as Real).to_radians();
             let height = 2.0 * hl * tilt.cos();
             let foot = hl * tilt.sin();
@@ -145,14 +155,14 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
             for storey in 0..3 {
                 let pairs = 3 - storey;
                 for p in 0..pairs {
-                    let cx =
-                        (p as Real - 0.5 * (pairs as Real - 1.0)) * 2.0 * (foot + t + 0.02) * 1.2;
+                    let cx = (p as Real - 0.5 * (pairs as Real - 1.0)) * spacing;
                     for side in [-1.0 as Real, 1.0] {
-                        let rot = Rotation::from_rotation_z(side * tilt);
+                        // side = 1: the left card, its top leaning to +x.
+                        let rot = Rotation::from_rotation_z(-side * tilt);
                         let pose = Pose::new(
                             rot,
                             Vector::new(
-                                cx - side * (foot * 0.5 + t),
+                                cx - side * (foot + t * tilt.cos()),
                                 y0 + 0.5 * height + t * tilt.sin(),
                                 0.0,
                             ),
@@ -163,13 +173,10 @@ pub fn build(name: &str, threads: usize) -> Result<Scene, SceneError> {
                         world.add_body(d)?;
                     }
                 }
-                y0 += height + 2.0 * t;
+                y0 += height + 2.0 * t * tilt.sin() + 2.0 * t;
                 if storey < 2 {
                     for p in 0..pairs - 1 {
-                        let cx = (p as Real + 0.5 - 0.5 * (pairs as Real - 1.0))
-                            * 2.0
-                            * (foot + t + 0.02)
-                            * 1.2;
+                        let cx = (p as Real + 0.5 - 0.5 * (pairs as Real - 1.0)) * spacing;
                         let mut d = BodyDesc::dynamic(flat.clone(), at(cx, y0 - t, 0.0)?);
                         d.friction = 0.9;
                         world.add_body(d)?;
