@@ -23,9 +23,9 @@ use std::time::Instant;
 use common::{d3, Rng};
 use glam::DVec3;
 use minkowski::terrain::{
-    detect_multires, detect_multires_staged, DisplacedTerrain, DisplacementMap, LevelBound,
-    MultiresDetectionError, MultiresOptions, QuadFrame, QuadLayout, SyntheticMode,
-    SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection, TerrainVolumes,
+    detect_multires, detect_multires_staged, surface_normal, terrain_manifolds, DisplacedTerrain,
+    DisplacementMap, LevelBound, MultiresDetectionError, MultiresOptions, QuadFrame, QuadLayout,
+    SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection, TerrainVolumes,
     TerrainVolumesOptions,
 };
 use minkowski::tolerance::TERRAIN_DETECTION_SLACK;
@@ -699,6 +699,128 @@ fn ramp_terrain_matches_the_analytic_answer() {
 }
 
 // ---------------------------------------------------------------------------------
+// Contact manifolds
+// ---------------------------------------------------------------------------------
+
+/// On the ramp `y = 0.25 x` every manifold's normal is the plane's, every distance the
+/// analytic signed distance to the plane, at most four points, the deepest contact
+/// among them and first.
+#[test]
+fn ramp_manifolds_match_the_plane() {
+    let terrain = ramp();
+    let volumes = TerrainVolumes::build(&terrain, &TerrainVolumesOptions::slabs_only()).unwrap();
+    let plane = DVec3::new(-0.25, 1.0, 0.0).normalize();
+    let tol = if cfg!(minkowski_f64) { 1e-9 } else { 2e-5 };
+    let mut rng = Rng::new(9);
+    let mut manifolds = 0;
+    for _ in 0..100 {
+        let parts: Vec<Vec<Point>> = (0..3)
+            .map(|_| {
+                let c = DVec3::new(
+                    rng.range(1.0, 7.0),
+                    rng.range(-0.5, 2.5),
+                    rng.range(1.0, 7.0),
+                );
+                part_shape(&mut rng)
+                    .into_iter()
+                    .map(|p| v(c.x + p.x * 0.1, c.y + p.y * 0.1, c.z + p.z * 0.1))
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
+        let found =
+            detect_multires(&terrain, &volumes, &refs, &MultiresOptions::default()).unwrap();
+        let ms = terrain_manifolds(&terrain, &found);
+        let with_contacts: std::collections::BTreeSet<usize> =
+            found.contacts.iter().map(|c| c.part).collect();
+        assert_eq!(
+            ms.iter().map(|m| m.part).collect::<Vec<_>>(),
+            with_contacts.into_iter().collect::<Vec<_>>()
+        );
+        for m in &ms {
+            manifolds += 1;
+            let n = d3(m.manifold.normal);
+            assert!((n - plane).length() < tol, "{n} vs {plane}");
+            let pts = m.manifold.points();
+            assert!(!pts.is_empty() && pts.len() <= 4);
+            let deepest = found
+                .contacts
+                .iter()
+                .filter(|c| c.part == m.part)
+                .map(|c| d3(c.point).dot(plane))
+                .fold(f64::INFINITY, f64::min);
+            for w in pts.windows(2) {
+                assert!(w[0].distance <= w[1].distance);
+            }
+            for p in pts {
+                let b = d3(p.point_b);
+                let analytic = b.dot(plane); // the plane passes through the origin
+                assert!(
+                    (p.distance as f64 - analytic).abs() < tol * 10.0,
+                    "{} vs {analytic}",
+                    p.distance
+                );
+                assert!(p.distance < 0.0);
+                let gap = d3(p.point_b) - d3(p.point_a) - n * p.distance as f64;
+                assert!(gap.length() < tol * 10.0);
+                assert_eq!(p.feature >> 24, 0xff);
+                let vertex = ((p.feature >> 11) & 0x7ff) as usize;
+                assert_eq!(parts[m.part][vertex], p.point_b);
+            }
+            assert!((pts[0].distance as f64 - deepest).abs() < tol * 10.0);
+        }
+    }
+    assert!(manifolds > 50, "{manifolds}");
+}
+
+/// The surface normal against central differences of the forward projection, at
+/// random points inside cells of the synthetic terrain (the cliff and the skewed
+/// region included).
+#[test]
+fn surface_normal_matches_finite_differences() {
+    let terrain = &SMALL_SKEWED.terrain;
+    let mut rng = Rng::new(12);
+    let (h, tol) = if cfg!(minkowski_f64) {
+        (1e-6, 1e-8)
+    } else {
+        (1e-2, 1e-4)
+    };
+    let mut worst: f64 = 0.0;
+    for _ in 0..2000 {
+        let (i, j) = (rng.below(32) as f64, rng.below(32) as f64);
+        let (s, t) = (i + rng.range(0.1, 0.9), j + rng.range(0.1, 0.9));
+        let tri = terrain.triangle_at(s as Real, t as Real).unwrap();
+        let tt = &terrain.triangles()[tri];
+        let at = |ds: f64, dt: f64| {
+            let (u, w) = tt.parameters((s + ds) as Real, (t + dt) as Real);
+            d3(terrain.forward_project(tri, u, w).unwrap())
+        };
+        let (ss, st) = (
+            (at(h, 0.0) - at(-h, 0.0)) / (2.0 * h),
+            (at(0.0, h) - at(0.0, -h)) / (2.0 * h),
+        );
+        let (u, w) = tt.parameters(s as Real, t as Real);
+        // Stay on one side of the quad's diagonal.
+        let (u1, w1) = tt.parameters((s + h) as Real, (t - h) as Real);
+        let (u2, w2) = tt.parameters((s - h) as Real, (t + h) as Real);
+        if [u, w, u1, w1, u2, w2].iter().any(|x| *x < 0.0) || u1 + w1 > 1.0 || u2 + w2 > 1.0 {
+            continue;
+        }
+        let mut fd = ss.cross(st).normalize();
+        let n = d3(tt.base().direction(u, w));
+        if fd.dot(n) < 0.0 {
+            fd = -fd;
+        }
+        let ours = d3(surface_normal(terrain, tri, u, w).unwrap());
+        worst = worst.max(1.0 - ours.dot(fd));
+    }
+    println!("worst 1 - cos: {worst:e}");
+    assert!(worst < tol, "{worst}");
+    assert!(surface_normal(terrain, 1 << 30, 0.2, 0.2).is_none());
+    assert!(surface_normal(terrain, 0, Real::NAN, 0.2).is_none());
+}
+
+// ---------------------------------------------------------------------------------
 // Bad input
 // ---------------------------------------------------------------------------------
 
@@ -710,7 +832,7 @@ fn bad_input_gives_typed_errors() {
     let good = [v(1.0, -1.0, 1.0), v(2.0, 5.0, 2.0)];
     let nan = [v(1.0, 0.0, 1.0), v(Real::NAN as f64, 0.0, 0.0)];
     let inf = [v(1.0, Real::INFINITY as f64, 1.0)];
-    let huge = [v(1e20, 0.0, 0.0)];
+    let huge = [v(10.0 * minkowski::shape::MAX_MAGNITUDE as f64, 0.0, 0.0)];
     assert_eq!(
         detect_multires(&terrain, &volumes, &[&good, &nan], &o),
         Err(MultiresDetectionError::NonFiniteVertex { part: 1, vertex: 1 })

@@ -29,7 +29,9 @@
 //! * [`terrain_volumes`]: Alg 8's volumes wired to a whole terrain ([`TerrainVolumes`]:
 //!   per quad and level, optimised or a closed-form slab, each holding the solid
 //!   below the surface down to a floor), and [`multires_detection`]: §3.6's detection
-//!   (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`]).
+//!   (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`]);
+//!   [`terrain_manifold`]: contact manifolds for a solver from those vertices (normal
+//!   of the surface at the deepest, at most four points per part).
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
 //!   vertices in the terrain and the counters of Tables 4.4/4.5).
 //! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
@@ -74,6 +76,7 @@ pub mod multires_volume;
 pub mod quad_layout;
 pub mod synthetic;
 pub mod terrain_contact;
+pub mod terrain_manifold;
 pub mod terrain_volumes;
 
 #[doc(inline)]
@@ -97,6 +100,7 @@ pub use synthetic::{
     SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, SyntheticTerrainError,
 };
 pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
+pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};
 pub use terrain_volumes::{
     LevelBound, PointHull, QuadTerrainVolumes, TerrainLevel, TerrainVolumes, TerrainVolumesError,
     TerrainVolumesOptions, VolumeCell,

@@ -48,6 +48,40 @@
 //! point, so its part survives to that texel and the vertex is projected onto that
 //! triangle, by the same function. The contacts are exactly those of the brute force,
 //! not a subset; the tests check this on seeded frames.
+//!
+//! ```
+//! use minkowski::terrain::{
+//!     detect_multires, DisplacedTerrain, DisplacementMap, MultiresOptions, QuadFrame,
+//!     QuadLayout, TerrainVolumes, TerrainVolumesOptions,
+//! };
+//! use minkowski::Vector;
+//!
+//! // One quad of 4 × 4 cells of 1 m, flat, directions up, displaced by 0.5 everywhere.
+//! let map = DisplacementMap::new(5, 5, vec![0.5; 25]).unwrap();
+//! let layout = QuadLayout::uniform(4, 4, 4).unwrap();
+//! let corners = layout.quads()[0].corners();
+//! let frame = QuadFrame {
+//!     p: corners.map(|[i, j]| Vector::new(i as _, 0.0, j as _)),
+//!     n: [Vector::Y; 4],
+//! };
+//! let terrain = DisplacedTerrain::new(map, layout, vec![frame]).unwrap();
+//! let volumes = TerrainVolumes::build(&terrain, &TerrainVolumesOptions::default()).unwrap();
+//!
+//! // A box whose lower face is 0.25 under the surface, and a point far above.
+//! let v = |x: f32, y: f32, z: f32| Vector::new(x as _, y as _, z as _);
+//! let boxed = [
+//!     v(1.0, 0.25, 1.0), v(2.0, 0.25, 1.0), v(1.0, 0.25, 2.0), v(2.0, 0.25, 2.0),
+//!     v(1.0, 1.0, 1.0), v(2.0, 1.0, 1.0), v(1.0, 1.0, 2.0), v(2.0, 1.0, 2.0),
+//! ];
+//! let high = [v(2.0, 50.0, 2.0)];
+//! let found =
+//!     detect_multires(&terrain, &volumes, &[&boxed, &high], &MultiresOptions::default())
+//!         .unwrap();
+//! assert_eq!(found.keys(), vec![(0, 0), (0, 1), (0, 2), (0, 3)]);
+//! assert!((found.contacts[0].depth_parameter() - 0.25).abs() < 1e-5);
+//! // Only the lower face's vertices were projected, each onto at most both triangles.
+//! assert!(found.counters.backward_projections <= 8);
+//! ```
 
 use super::displaced_terrain::{DisplacedTerrain, PointLocation};
 use super::early_out::{EarlyOutPlanes, PlaneSide};
