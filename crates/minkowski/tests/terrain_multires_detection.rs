@@ -22,6 +22,9 @@ use std::time::Instant;
 
 use common::{d3, Rng};
 use glam::DVec3;
+use minkowski::optimize::{CcsaError, CcsaOptions};
+use minkowski::terrain::multires_volume::{MultiresVolumeError, SurfaceStatus};
+use minkowski::terrain::TerrainVolumesError;
 use minkowski::terrain::{
     detect_multires, detect_multires_staged, surface_normal, terrain_manifolds, DisplacedTerrain,
     DisplacementMap, LevelBound, MultiresDetectionError, MultiresOptions, QuadFrame, QuadLayout,
@@ -626,19 +629,118 @@ fn far_above_parts_cost_few_backward_projections() {
 /// 8 × 8 cells of 1 m in four quads of 4², flat base
 /// at y = 0, directions up, displacement `0.25 i` (a ramp along x).
 fn ramp() -> DisplacedTerrain {
+    scaled_ramp(1.0)
+}
+
+/// [`ramp`] with every length times `k`.
+fn scaled_ramp(k: f64) -> DisplacedTerrain {
     let n = 9;
-    let d: Vec<Real> = (0..n * n).map(|k| 0.25 * (k % n) as Real).collect();
+    let d: Vec<Real> = (0..n * n)
+        .map(|i| (0.25 * k * (i % n) as f64) as Real)
+        .collect();
     let map = DisplacementMap::new(n, n, d).unwrap();
     let layout = QuadLayout::uniform(8, 8, 4).unwrap();
     let frames = layout
         .quads()
         .iter()
         .map(|q| QuadFrame {
-            p: q.corners().map(|[i, j]| v(i as f64, 0.0, j as f64)),
+            p: q.corners().map(|[i, j]| v(k * i as f64, 0.0, k * j as f64)),
             n: [Vector::Y; 4],
         })
         .collect();
     DisplacedTerrain::new(map, layout, frames).unwrap()
+}
+
+/// Tiny and huge terrains: the same answer as the brute force (the volumes' slack and
+/// floors are relative to the problem's scale).
+#[test]
+fn scaled_ramps_match_brute_force() {
+    for k in [1e-3, 1e3] {
+        let terrain = scaled_ramp(k);
+        let volumes = TerrainVolumes::build(&terrain, &TerrainVolumesOptions::default()).unwrap();
+        let mut rng = Rng::new(17);
+        let mut contacts = 0;
+        for _ in 0..60 {
+            let parts: Vec<Vec<Point>> = (0..3)
+                .map(|_| {
+                    let c = DVec3::new(
+                        rng.range(-1.0, 9.0),
+                        rng.range(-3.0, 4.0),
+                        rng.range(-1.0, 9.0),
+                    );
+                    part_shape(&mut rng)
+                        .into_iter()
+                        .map(|p| {
+                            v(
+                                k * (c.x + p.x * 0.2),
+                                k * (c.y + p.y * 0.2),
+                                k * (c.z + p.z * 0.2),
+                            )
+                        })
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
+            let found =
+                detect_multires(&terrain, &volumes, &refs, &MultiresOptions::default()).unwrap();
+            assert_eq!(found.keys(), brute_force(&terrain, &refs), "scale {k}");
+            contacts += found.contacts.len();
+        }
+        assert!(contacts > 20, "scale {k}: {contacts}");
+    }
+}
+
+/// A solver stopped after one iteration still gives sound volumes (its looseness goes
+/// into the pads), and refused solver options are a typed error.
+#[test]
+fn early_stopped_solver_and_bad_options() {
+    let stopped = TerrainVolumesOptions {
+        ccsa: CcsaOptions {
+            max_outer_iterations: 1,
+            ..Default::default()
+        },
+        ..quick_options()
+    };
+    let volumes = TerrainVolumes::build(&SMALL_SKEWED.terrain, &stopped).unwrap();
+    let stops = volumes
+        .quads()
+        .iter()
+        .flat_map(|q| q.levels())
+        .filter(|l| {
+            matches!(
+                l.bound,
+                LevelBound::Optimised {
+                    upper: SurfaceStatus::Stopped(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(stops > 0);
+    assert!(check_volumes(&SMALL_SKEWED.terrain, &volumes, 1) > 10_000);
+    let t = run_frames(&SMALL_SKEWED.terrain, &volumes, 4, 10);
+    report("skewed, one CCSA iteration", &t);
+
+    let bad = TerrainVolumesOptions {
+        ccsa: CcsaOptions {
+            rho_min: -1.0,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        TerrainVolumes::build(&ramp(), &bad),
+        Err(TerrainVolumesError::Quad {
+            quad: 0,
+            source: MultiresVolumeError::Solver(CcsaError::InvalidOption { what: "rho_min" }),
+        })
+    );
+    // No level optimised: the solver's options are not read.
+    let slabs = TerrainVolumesOptions {
+        max_optimised_points: 0,
+        ..bad
+    };
+    assert!(TerrainVolumes::build(&ramp(), &slabs).is_ok());
 }
 
 #[test]
