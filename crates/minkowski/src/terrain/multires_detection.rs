@@ -9,7 +9,8 @@
 //! [`PointHull`]) and per quad of the layout:
 //!
 //! 1. **Early-out planes** (Alg 6, [`EarlyOutPlanes`]): a triangle whose upper plane
-//!    has the whole part above it is dropped (its solid lies below that plane).
+//!    has the part's bounding box above it is dropped (its solid lies below that
+//!    plane): one box test per triangle, not one per vertex.
 //! 2. **Coarsest rectangle** (Alg 9–10): the quad's level `b = size`. In a
 //!    [`crate::terrain::QuadLayout`] every triangle is half a quad, so the coarsest
 //!    rectangle meeting a triangle is the quad itself, and a bounding cell meets
@@ -174,7 +175,8 @@ impl SupportMap for Floored<'_> {
 
 /// Every vertex of `parts` in the terrain (§3.6; see the module notes), with the
 /// counters of the pass: `backward_projections` (vertex onto triangle),
-/// `early_out_tests` (vertex against a triangle's planes), `volume_tests` (bounding
+/// `early_out_tests` (a part's box, or a vertex, against a triangle's planes),
+/// `volume_tests` (bounding
 /// volumes considered against a part) and `gjk_queries` (those whose boxes met).
 ///
 /// `parts[i]` are the world-frame vertices of convex part `i` (the part is their hull;
@@ -233,13 +235,12 @@ pub fn detect_multires_staged(
             .map(|p| (*p - centre).length())
             .fold(0.0, Real::max);
         for (q, qv) in volumes.quads().iter().enumerate() {
-            // 1. Early-out planes: is any vertex on or below each triangle's upper plane?
+            // 1. Early-out planes: is the part's box on or below each triangle's upper
+            // plane? (One test per triangle; the vertices meet the planes in step 5.)
             let mut live = [false; 2];
             for (k, planes) in qv.early_out().iter().enumerate() {
-                out.counters.early_out_tests += part.len() as u64;
-                live[k] = part
-                    .iter()
-                    .any(|p| planes.classify_point(*p) != PlaneSide::Above);
+                out.counters.early_out_tests += 1;
+                live[k] = planes.classify_aabb(&aabb) != PlaneSide::Above;
             }
             if !(live[0] || live[1]) {
                 continue;
