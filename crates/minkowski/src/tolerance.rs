@@ -281,6 +281,14 @@ pub const BFGS_ARMIJO: Real = 1e-4;
 /// every surface point computed by the library between them.
 pub const EARLY_OUT_SLACK: Real = 64.0 * EPSILON;
 
+/// How far the bounding volumes of multiresolution terrain detection
+/// ([`crate::terrain::multires_detection`]) are grown, relative to the volume's scale
+/// (the largest coordinate magnitude of its points, floor included): `1024 ε`. It covers
+/// the rounding of the volumes' points, of GJK's answer, and the `64 ε` by which the
+/// alpha-plane backward projection lets `(u, v)` stray outside a triangle
+/// ([`BACKPROJECTION_INSIDE_SLACK`]) times the triangle's size.
+pub const TERRAIN_DETECTION_SLACK: Real = 1024.0 * EPSILON;
+
 /// The relative precision to which the synthetic terrain generator
 /// ([`crate::terrain::synthetic`]) ray-casts its analytic surface: a crossing is
 /// bisected until its bracket (in units of the displacement `d`) is below this times

@@ -26,6 +26,12 @@
 //! * Bounds: [`EarlyOutPlanes`] per base triangle (Alg 6, [`early_out`]), and the
 //!   [`bounding_triangles()`] of a bilinear patch (§3.4.2); a [`BilinearPatch`] is a
 //!   support map (its tetrahedron) for GJK.
+//! * [`terrain_volumes`]: Alg 8's volumes wired to a whole terrain ([`TerrainVolumes`]:
+//!   per quad and level, optimised or a closed-form slab, each holding the solid
+//!   below the surface down to a floor), and [`multires_detection`]: §3.6's detection
+//!   (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`]);
+//!   [`terrain_manifold`]: contact manifolds for a solver from those vertices (normal
+//!   of the surface at the deepest, at most four points per part).
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
 //!   vertices in the terrain and the counters of Tables 4.4/4.5).
 //! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
@@ -65,10 +71,13 @@ mod cubic;
 pub mod displaced_terrain;
 pub mod displacement_map;
 pub mod early_out;
+pub mod multires_detection;
 pub mod multires_volume;
 pub mod quad_layout;
 pub mod synthetic;
 pub mod terrain_contact;
+pub mod terrain_manifold;
+pub mod terrain_volumes;
 
 #[doc(inline)]
 pub use backward_projection::{
@@ -82,8 +91,17 @@ pub use displaced_terrain::{
 };
 pub use displacement_map::{DisplacementMap, DisplacementMapError, MAX_MAP_SAMPLES, MAX_MAP_SIDE};
 pub use early_out::{EarlyOutPlanes, PlaneSide};
+pub use multires_detection::{
+    detect_multires, detect_multires_staged, MultiresDetectionError, MultiresOptions,
+    MultiresStages,
+};
 pub use quad_layout::{Quad, QuadLayout, QuadLayoutError, QUAD_SIZES};
 pub use synthetic::{
     SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, SyntheticTerrainError,
 };
 pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
+pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};
+pub use terrain_volumes::{
+    LevelBound, PointHull, QuadTerrainVolumes, TerrainLevel, TerrainVolumes, TerrainVolumesError,
+    TerrainVolumesOptions, VolumeCell,
+};
