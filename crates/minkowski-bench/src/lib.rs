@@ -274,3 +274,4 @@ pub mod peers;
 pub mod reference;
 pub mod static_suite;
 pub mod suite;
+pub mod terrain_suite;

@@ -35,7 +35,12 @@
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
 //!   vertices in the terrain and the counters of Tables 4.4/4.5).
 //! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
-//!   skewed directions, its displacement map filled by ray casting an analytic surface.
+//!   skewed directions, its displacement map filled by ray casting an analytic surface;
+//!   [`synthetic_objects`]: a seeded warship-like compound, small objects, and the
+//!   frames of the experiment (Tables 4.4/4.5) over such a terrain.
+//! * [`per_vertex_baseline`]: the thesis's old detection (every vertex of every part
+//!   against its candidate triangles, aligned plane), and [`brute_force_detect`]
+//!   ([`DisplacedTerrain::locate`] on every vertex), the oracle.
 //!
 //! Which method: the alpha plane is exact (to rounding) wherever a solution exists and
 //! says `inside: false` where none does inside the triangle; BFGS usually agrees but is
@@ -73,8 +78,10 @@ pub mod displacement_map;
 pub mod early_out;
 pub mod multires_detection;
 pub mod multires_volume;
+pub mod per_vertex_baseline;
 pub mod quad_layout;
 pub mod synthetic;
+pub mod synthetic_objects;
 pub mod terrain_contact;
 pub mod terrain_manifold;
 pub mod terrain_volumes;
@@ -95,9 +102,16 @@ pub use multires_detection::{
     detect_multires, detect_multires_staged, MultiresDetectionError, MultiresOptions,
     MultiresStages,
 };
+pub use per_vertex_baseline::{
+    brute_force_detect, BaselineConfig, PerVertexBaseline, PerVertexError,
+};
 pub use quad_layout::{Quad, QuadLayout, QuadLayoutError, QUAD_SIZES};
 pub use synthetic::{
     SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, SyntheticTerrainError,
+};
+pub use synthetic_objects::{
+    CompoundObject, FrameKind, ObjectKind, PlacedObject, Placement, Region, SceneFrame,
+    SyntheticObjectError, TerrainScene,
 };
 pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
 pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};

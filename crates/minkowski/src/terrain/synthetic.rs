@@ -139,10 +139,10 @@ pub enum SyntheticTerrainError {
 }
 
 /// SplitMix64: a small, seedable generator (Steele, Lea, Flood 2014).
-struct SplitMix(u64);
+pub(super) struct SplitMix(pub(super) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -151,7 +151,7 @@ impl SplitMix {
     }
 
     /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> Real {
+    pub(super) fn unit(&mut self) -> Real {
         ((self.next() >> 11) as f64 / (1u64 << 53) as f64) as Real
     }
 }
@@ -264,6 +264,23 @@ impl AnalyticSurface {
         let along =
             smoothstep((zeta - band[0]) / fade + 0.5) * smoothstep((band[1] - zeta) / fade + 0.5);
         height * across * along
+    }
+
+    /// The cliff's line in the ground plane: `(n, c)` with `n` a unit vector in
+    /// `(x, z)` and the step centred on `n · (x, z) = c` (metres), rising toward `+n`.
+    pub fn cliff_line(&self) -> ([Real; 2], Real) {
+        (self.cliff.0, self.cliff.1)
+    }
+
+    /// The overhang strip: the `x` of its step in sheared coordinates (`x + σx y`, so
+    /// the step is at `x = step − σx y` at height `y`), and its `z` band (metres).
+    pub fn overhang_strip(&self) -> (Real, [Real; 2]) {
+        (self.overhang.0, self.overhang.1)
+    }
+
+    /// The shear `σ = (σx, σz)` of the overhang (zero in the heightfield mode).
+    pub fn shear(&self) -> [Real; 2] {
+        self.shear
     }
 
     /// `F(p)` (see the module notes): negative inside the terrain, zero on its surface,
