@@ -9,7 +9,9 @@
 //! phase found (length units), `max_drift` the largest horizontal displacement of any
 //! dynamic body from its start (length units; `null` for a scene that is not a stack),
 //! `asleep_at_step` the first step after which every dynamic body sleeps (`null` if
-//! never), `hash` the final state's FNV-1a hash as 16 hexadecimal digits. Without
+//! never), `hash` the final state's FNV-1a hash as 16 hexadecimal digits,
+//! `mean_phase_ms` the mean wall-clock milliseconds per step of each phase (`broad`,
+//! `narrow`, `constraints`, `solver`, `finish`; see `minkowski_dynamics::PhaseTimes`). Without
 //! `--json`: the summary as text.
 
 use minkowski::Real;
@@ -32,7 +34,8 @@ const SIM_AFTER: &str = "\
 Output with --json: one object per step {step, ms, awake, manifolds, points,
 warm_started, max_penetration, hash}, then a summary {scene, bodies, steps, threads,
 median_step_ms, mean_step_ms, max_step_ms, max_penetration, max_drift (null unless a
-stacking scene), asleep_at_step (null if never), hash (16 hex digits)}. Lengths in the
+stacking scene), asleep_at_step (null if never), hash (16 hex digits), mean_phase_ms {broad, narrow,
+constraints, solver, finish}}. Lengths in the
 scene's units (metres).
 
 Exit status: 0 on success; 1 when a step fails; 2 for a bad command line.";
@@ -61,6 +64,10 @@ pub struct SimCli {
     /// Keep every body awake (for timing the solver on a settled scene).
     #[arg(long)]
     pub no_sleep: bool,
+    /// Solve by colour classes, in parallel (the solver's `graph_colouring`; off by
+    /// default: it converges worse on stacks).
+    #[arg(long)]
+    pub coloured: bool,
 }
 
 /// Runs the scene and writes the report to `out`.
@@ -70,7 +77,9 @@ pub struct SimCli {
 pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     let mut scene = scenes::build(&args.scene, args.threads).map_err(|e| e.to_string())?;
     scene.world.settings.enable_sleep = !args.no_sleep;
+    scene.world.settings.solver.graph_colouring = args.coloured;
     let mut times = Vec::with_capacity(args.steps);
+    let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;
     let mut asleep_at: Option<u64> = None;
     let dynamic = scene
@@ -86,6 +95,16 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         times.push(ms);
         max_pen = max_pen.max(st.max_penetration);
+        let t = st.times;
+        for (acc, x) in phases.iter_mut().zip([
+            t.broad_ms,
+            t.narrow_ms,
+            t.constraints_ms,
+            t.solver_ms,
+            t.finish_ms,
+        ]) {
+            *acc += x;
+        }
         if st.awake == 0 && dynamic > 0 {
             asleep_at.get_or_insert(st.step);
         } else {
@@ -116,6 +135,13 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     };
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let max = sorted.last().copied().unwrap_or(0.0);
+    let phases = phases.map(|x| x / times.len().max(1) as f64);
+    let phase_names = ["broad", "narrow", "constraints", "solver", "finish"];
+    let phase_json: serde_json::Map<String, serde_json::Value> = phase_names
+        .iter()
+        .zip(phases)
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
     let drift = scene.stacking.then(|| scene.max_drift());
     let hash = format!("{:016x}", scene.world.state_hash());
     let summary = json!({
@@ -130,6 +156,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         "max_drift": drift,
         "asleep_at_step": asleep_at,
         "hash": hash,
+        "mean_phase_ms": phase_json,
     });
     if args.json {
         writeln!(out, "{summary}").map_err(|e| e.to_string())?;
@@ -137,12 +164,19 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         writeln!(
             out,
             "scene {}: {} bodies, {} steps; step median {median:.3} ms, mean {mean:.3} ms, max {max:.3} ms\n\
-             max penetration {max_pen:.5}, max drift {}, asleep at step {}, hash {hash}",
+             max penetration {max_pen:.5}, max drift {}, asleep at step {}, hash {hash}\n\
+             mean ms per phase: {}",
             scene.name,
             scene.world.bodies().len(),
             args.steps,
             drift.map_or("-".to_string(), |d| format!("{d:.5}")),
             asleep_at.map_or("never".to_string(), |s| s.to_string()),
+            phase_names
+                .iter()
+                .zip(phases)
+                .map(|(k, v)| format!("{k} {v:.3}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         )
         .map_err(|e| e.to_string())?;
     }
