@@ -2,8 +2,8 @@
 //! per-step timing and stability figures.
 //!
 //! With `--json`: one object per step
-//! `{"step", "ms", "awake", "manifolds", "points", "warm_started", "max_penetration",
-//! "hash"}`, then a last summary object `{"scene", "bodies", "steps", "threads",
+//! `{"step", "ms", "awake", "manifolds", "points", "warm_started", "pairs_reused",
+//! "max_penetration", "hash"}`, then a last summary object `{"scene", "bodies", "steps", "threads",
 //! "median_step_ms", "mean_step_ms", "max_step_ms", "max_penetration", "max_drift",
 //! "asleep_at_step", "hash"}`: `max_penetration` the deepest contact any step's narrow
 //! phase found (length units), `max_drift` the largest horizontal displacement of any
@@ -32,11 +32,11 @@ scripted circle over a heightfield among boxes). Steps of 1/60 s.";
 
 const SIM_AFTER: &str = "\
 Output with --json: one object per step {step, ms, awake, manifolds, points,
-warm_started, max_penetration, hash}, then a summary {scene, bodies, steps, threads,
-median_step_ms, mean_step_ms, max_step_ms, max_penetration, max_drift (null unless a
-stacking scene), asleep_at_step (null if never), hash (16 hex digits), mean_phase_ms {broad, narrow,
-constraints, solver, finish}}. Lengths in the
-scene's units (metres).
+warm_started, pairs_reused, max_penetration, hash}, then a summary {scene, bodies,
+steps, threads, median_step_ms, mean_step_ms, max_step_ms, max_penetration, max_drift
+(null unless a stacking scene), asleep_at_step (null if never), hash (16 hex digits),
+mean_phase_ms {broad, narrow, constraints, solver, finish}}. Lengths in the scene's
+units (metres).
 
 Exit status: 0 on success; 1 when a step fails; 2 for a bad command line.";
 
@@ -118,6 +118,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
                 "manifolds": st.manifolds,
                 "points": st.points,
                 "warm_started": st.warm_started,
+                "pairs_reused": st.pairs_reused,
                 "max_penetration": st.max_penetration,
                 "hash": format!("{:016x}", st.hash),
             });
