@@ -68,6 +68,9 @@ pub struct SimCli {
     /// default: it converges worse on stacks).
     #[arg(long)]
     pub coloured: bool,
+    /// Query every pair every step (no persistent-manifold reuse).
+    #[arg(long)]
+    pub no_reuse: bool,
 }
 
 /// Runs the scene and writes the report to `out`.
@@ -78,6 +81,9 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     let mut scene = scenes::build(&args.scene, args.threads).map_err(|e| e.to_string())?;
     scene.world.settings.enable_sleep = !args.no_sleep;
     scene.world.settings.solver.graph_colouring = args.coloured;
+    if args.no_reuse {
+        scene.world.settings.manifold_reuse_tolerance = 0.0;
+    }
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;

@@ -243,6 +243,11 @@ pub(crate) struct ConstraintPoint {
     /// `t_k·(c_B − c_A)` for each tangent (the centres at the step's start), so that the
     /// anchors' tangential offset is `t_k·(Δx_B + R_B a_B − Δx_A − R_A a_A) + this`.
     pub adjusted_tangent: [Real; 2],
+    /// Angular Jacobians of the rows `d` = normal, tangent 1, tangent 2: `r_A × d` and
+    /// `r_B × d`, and the same multiplied by each body's inverse inertia (set by
+    /// [`prepare`], fixed for the step as the anchors are).
+    pub jacobian: [[Vector; 3]; 2],
+    pub inv_i_jacobian: [[Vector; 3]; 2],
 }
 
 /// A contact constraint: one manifold between bodies `a` and `b` (solver indices).
@@ -321,7 +326,12 @@ fn prepare(
                 effective_mass(c, p.r_a, p.r_b, c.tangents[1]),
             ];
             let dv = (b.v + b.w.cross(p.r_b)) - (a.v + a.w.cross(p.r_a));
+            let dirs = [c.normal, c.tangents[0], c.tangents[1]];
+            let ja = dirs.map(|d| p.r_a.cross(d));
+            let jb = dirs.map(|d| p.r_b.cross(d));
             let p = &mut c.points[k];
+            p.jacobian = [ja, jb];
+            p.inv_i_jacobian = [ja.map(|j| c.inv_i[0] * j), jb.map(|j| c.inv_i[1] * j)];
             p.local_a = qa * p.r_a;
             p.local_b = qb * p.r_b;
             p.normal_mass = normal_mass;
@@ -357,18 +367,27 @@ impl Pair {
     fn store(&self, c: &mut ContactConstraint) {
         c.out = [self.va, self.wa, self.vb, self.wb];
     }
-    /// The relative velocity of B's anchor `rb` with respect to A's `ra`.
+    /// The relative velocity of B with respect to A along row `row` (0 the normal, 1
+    /// and 2 the tangents) of point `p`, direction `d`.
     #[inline(always)]
-    fn relative(&self, ra: Vector, rb: Vector) -> Vector {
-        (self.vb + self.wb.cross(rb)) - (self.va + self.wa.cross(ra))
+    fn row_velocity(&self, p: &ConstraintPoint, row: usize, d: Vector) -> Real {
+        d.dot(self.vb - self.va) + self.wb.dot(p.jacobian[1][row]) - self.wa.dot(p.jacobian[0][row])
     }
-    /// Applies impulse `p` (on B; `−p` on A) at the anchors.
+    /// Applies impulse `lambda` along row `row` of point `p` (direction `d`) on B, its
+    /// opposite on A.
     #[inline(always)]
-    fn apply(&mut self, c: &ContactConstraint, ra: Vector, rb: Vector, p: Vector) {
-        self.va -= c.inv_mass[0] * p;
-        self.wa -= c.inv_i[0] * ra.cross(p);
-        self.vb += c.inv_mass[1] * p;
-        self.wb += c.inv_i[1] * rb.cross(p);
+    fn apply_row(
+        &mut self,
+        c: &ContactConstraint,
+        p: &ConstraintPoint,
+        row: usize,
+        d: Vector,
+        lambda: Real,
+    ) {
+        self.va -= d * (c.inv_mass[0] * lambda);
+        self.wa -= p.inv_i_jacobian[0][row] * lambda;
+        self.vb += d * (c.inv_mass[1] * lambda);
+        self.wb += p.inv_i_jacobian[1][row] * lambda;
     }
 }
 
@@ -376,10 +395,9 @@ impl Pair {
 fn warm_start(states: &[BodyState], c: &mut ContactConstraint) {
     let mut v = Pair::load(states, c);
     for p in &c.points[..c.len] {
-        let imp = c.normal * p.normal_impulse
-            + c.tangents[0] * p.tangent_impulse[0]
-            + c.tangents[1] * p.tangent_impulse[1];
-        v.apply(c, p.r_a, p.r_b, imp);
+        v.apply_row(c, p, 0, c.normal, p.normal_impulse);
+        v.apply_row(c, p, 1, c.tangents[0], p.tangent_impulse[0]);
+        v.apply_row(c, p, 2, c.tangents[1], p.tangent_impulse[1]);
     }
     v.store(c);
 }
@@ -416,19 +434,20 @@ fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = n.dot(v.relative(p.r_a, p.r_b));
+            let vn = v.row_velocity(&p, 0, n);
             let imp = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let new = (p.normal_impulse + imp).max(0.0);
             let imp = new - p.normal_impulse;
             let pm = &mut c.points[k];
             pm.normal_impulse = new;
             pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
-            v.apply(c, p.r_a, p.r_b, n * imp);
+            v.apply_row(c, &p, 0, n, imp);
         }
         for j in 0..c.len {
             let k = if reverse { c.len - 1 - j } else { j };
             let p = c.points[k];
-            let dv = v.relative(p.r_a, p.r_b);
+            let (t1, t2) = (c.tangents[0], c.tangents[1]);
+            let dv = [v.row_velocity(&p, 1, t1), v.row_velocity(&p, 2, t2)];
             let limit = c.friction * p.normal_impulse;
             let old = p.tangent_impulse;
             // Static friction pulls the anchors back together (biased pass only).
@@ -443,8 +462,8 @@ fn solve(
                 [0.0; 2]
             };
             let mut new = [
-                old[0] - p.tangent_mass[0] * (c.tangents[0].dot(dv) + bias[0]),
-                old[1] - p.tangent_mass[1] * (c.tangents[1].dot(dv) + bias[1]),
+                old[0] - p.tangent_mass[0] * (dv[0] + bias[0]),
+                old[1] - p.tangent_mass[1] * (dv[1] + bias[1]),
             ];
             let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
             if len > limit {
@@ -452,8 +471,8 @@ fn solve(
                 new = [new[0] * k, new[1] * k];
             }
             c.points[k].tangent_impulse = new;
-            let imp = c.tangents[0] * (new[0] - old[0]) + c.tangents[1] * (new[1] - old[1]);
-            v.apply(c, p.r_a, p.r_b, imp);
+            v.apply_row(c, &p, 1, t1, new[0] - old[0]);
+            v.apply_row(c, &p, 2, t2, new[1] - old[1]);
         }
         v.store(c);
     }
@@ -468,14 +487,14 @@ fn restitution(states: &[BodyState], c: &mut ContactConstraint, threshold: Real)
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = c.normal.dot(v.relative(p.r_a, p.r_b));
+            let vn = v.row_velocity(&p, 0, c.normal);
             let imp = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
             let new = (p.normal_impulse + imp).max(0.0);
             let imp = new - p.normal_impulse;
             let pm = &mut c.points[k];
             pm.normal_impulse = new;
             pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
-            v.apply(c, p.r_a, p.r_b, c.normal * imp);
+            v.apply_row(c, &p, 0, c.normal, imp);
         }
     }
     v.store(c);
