@@ -68,9 +68,19 @@ pub struct SimCli {
     /// default: it converges worse on stacks).
     #[arg(long)]
     pub coloured: bool,
-    /// Query every pair every step (no persistent-manifold reuse).
-    #[arg(long)]
-    pub no_reuse: bool,
+    /// Reuse a pair's manifolds while it moved less than this (length; the world's
+    /// `manifold_reuse_tolerance`, persistent manifolds); 0, the default, queries every
+    /// pair every step.
+    #[arg(long, value_name = "TOL", default_value_t = 0.0, value_parser = parse_tolerance)]
+    pub reuse: Real,
+}
+
+/// A finite length ≥ 0 (`--reuse`).
+fn parse_tolerance(s: &str) -> Result<Real, String> {
+    match s.parse::<Real>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("expected a finite length >= 0, got '{s}'")),
+    }
 }
 
 /// Runs the scene and writes the report to `out`.
@@ -81,9 +91,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     let mut scene = scenes::build(&args.scene, args.threads).map_err(|e| e.to_string())?;
     scene.world.settings.enable_sleep = !args.no_sleep;
     scene.world.settings.solver.graph_colouring = args.coloured;
-    if args.no_reuse {
-        scene.world.settings.manifold_reuse_tolerance = 0.0;
-    }
+    scene.world.settings.manifold_reuse_tolerance = args.reuse;
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;

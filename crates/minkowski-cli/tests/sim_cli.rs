@@ -42,11 +42,14 @@ fn json_has_one_object_per_step_then_the_summary() {
         assert_eq!(step["step"], k as u64 + 1);
         assert!(step["ms"].as_f64().unwrap() >= 0.0);
         assert_eq!(step["hash"].as_str().unwrap().len(), 16);
-        // How many pairs refreshed their stored manifolds instead of a new query; the
-        // resting stack reuses some once it has settled.
+        // How many pairs refreshed their stored manifolds instead of a new query.
         assert!(step["pairs_reused"].as_u64().is_some());
     }
-    assert!(v[60]["pairs_reused"].as_u64().unwrap() > 0, "{}", v[60]);
+    assert_eq!(
+        v[60]["pairs_reused"].as_u64(),
+        Some(0),
+        "reuse is off by default"
+    );
     let s = &v[120];
     // The phase times are there and add up to no more than the step times.
     let phases = s["mean_phase_ms"].as_object().expect("mean_phase_ms");
@@ -90,6 +93,28 @@ fn hash_is_the_same_every_run_and_for_any_thread_count() {
     let one = hash("1");
     assert_eq!(one, hash("1"));
     assert_eq!(one, hash("2"));
+}
+
+/// With `--reuse`, the resting stack refreshes its pairs' manifolds instead of querying.
+#[test]
+fn reuse_refreshes_resting_pairs() {
+    let (code, out, err) = sim(&[
+        "--scene",
+        "stack",
+        "--steps",
+        "40",
+        "--json",
+        "--no-sleep",
+        "--reuse",
+        "5e-4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = lines(&out);
+    assert!(v[39]["pairs_reused"].as_u64().unwrap() > 0, "{}", v[39]);
+    for bad in ["-1", "nan", "x"] {
+        let (code, _, _) = sim(&["--scene", "stack", "--steps", "1", "--reuse", bad]);
+        assert_eq!(code, 2, "--reuse {bad}");
+    }
 }
 
 /// The coloured (parallel) solver gives the same hash on one thread as on two, and a
