@@ -2,14 +2,16 @@
 //! per-step timing and stability figures.
 //!
 //! With `--json`: one object per step
-//! `{"step", "ms", "awake", "manifolds", "points", "warm_started", "max_penetration",
-//! "hash"}`, then a last summary object `{"scene", "bodies", "steps", "threads",
+//! `{"step", "ms", "awake", "manifolds", "points", "warm_started", "pairs_reused",
+//! "max_penetration", "hash"}`, then a last summary object `{"scene", "bodies", "steps", "threads",
 //! "median_step_ms", "mean_step_ms", "max_step_ms", "max_penetration", "max_drift",
 //! "asleep_at_step", "hash"}`: `max_penetration` the deepest contact any step's narrow
 //! phase found (length units), `max_drift` the largest horizontal displacement of any
 //! dynamic body from its start (length units; `null` for a scene that is not a stack),
 //! `asleep_at_step` the first step after which every dynamic body sleeps (`null` if
-//! never), `hash` the final state's FNV-1a hash as 16 hexadecimal digits. Without
+//! never), `hash` the final state's FNV-1a hash as 16 hexadecimal digits,
+//! `mean_phase_ms` the mean wall-clock milliseconds per step of each phase (`broad`,
+//! `narrow`, `constraints`, `solver`, `finish`; see `minkowski_dynamics::PhaseTimes`). Without
 //! `--json`: the summary as text.
 
 use minkowski::Real;
@@ -30,10 +32,11 @@ scripted circle over a heightfield among boxes). Steps of 1/60 s.";
 
 const SIM_AFTER: &str = "\
 Output with --json: one object per step {step, ms, awake, manifolds, points,
-warm_started, max_penetration, hash}, then a summary {scene, bodies, steps, threads,
-median_step_ms, mean_step_ms, max_step_ms, max_penetration, max_drift (null unless a
-stacking scene), asleep_at_step (null if never), hash (16 hex digits)}. Lengths in the
-scene's units (metres).
+warm_started, pairs_reused, max_penetration, hash}, then a summary {scene, bodies,
+steps, threads, median_step_ms, mean_step_ms, max_step_ms, max_penetration, max_drift
+(null unless a stacking scene), asleep_at_step (null if never), hash (16 hex digits),
+mean_phase_ms {broad, narrow, constraints, solver, finish}}. Lengths in the scene's
+units (metres).
 
 Exit status: 0 on success; 1 when a step fails; 2 for a bad command line.";
 
@@ -61,6 +64,23 @@ pub struct SimCli {
     /// Keep every body awake (for timing the solver on a settled scene).
     #[arg(long)]
     pub no_sleep: bool,
+    /// Solve by colour classes, in parallel (the solver's `graph_colouring`; off by
+    /// default: it converges worse on stacks).
+    #[arg(long)]
+    pub coloured: bool,
+    /// Reuse a pair's manifolds while it moved less than this (length; the world's
+    /// `manifold_reuse_tolerance`, persistent manifolds); 0, the default, queries every
+    /// pair every step.
+    #[arg(long, value_name = "TOL", default_value_t = 0.0, value_parser = parse_tolerance)]
+    pub reuse: Real,
+}
+
+/// A finite length ≥ 0 (`--reuse`).
+fn parse_tolerance(s: &str) -> Result<Real, String> {
+    match s.parse::<Real>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("expected a finite length >= 0, got '{s}'")),
+    }
 }
 
 /// Runs the scene and writes the report to `out`.
@@ -70,7 +90,10 @@ pub struct SimCli {
 pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     let mut scene = scenes::build(&args.scene, args.threads).map_err(|e| e.to_string())?;
     scene.world.settings.enable_sleep = !args.no_sleep;
+    scene.world.settings.solver.graph_colouring = args.coloured;
+    scene.world.settings.manifold_reuse_tolerance = args.reuse;
     let mut times = Vec::with_capacity(args.steps);
+    let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;
     let mut asleep_at: Option<u64> = None;
     let dynamic = scene
@@ -86,6 +109,16 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         times.push(ms);
         max_pen = max_pen.max(st.max_penetration);
+        let t = st.times;
+        for (acc, x) in phases.iter_mut().zip([
+            t.broad_ms,
+            t.narrow_ms,
+            t.constraints_ms,
+            t.solver_ms,
+            t.finish_ms,
+        ]) {
+            *acc += x;
+        }
         if st.awake == 0 && dynamic > 0 {
             asleep_at.get_or_insert(st.step);
         } else {
@@ -99,6 +132,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
                 "manifolds": st.manifolds,
                 "points": st.points,
                 "warm_started": st.warm_started,
+                "pairs_reused": st.pairs_reused,
                 "max_penetration": st.max_penetration,
                 "hash": format!("{:016x}", st.hash),
             });
@@ -116,6 +150,13 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     };
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let max = sorted.last().copied().unwrap_or(0.0);
+    let phases = phases.map(|x| x / times.len().max(1) as f64);
+    let phase_names = ["broad", "narrow", "constraints", "solver", "finish"];
+    let phase_json: serde_json::Map<String, serde_json::Value> = phase_names
+        .iter()
+        .zip(phases)
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
     let drift = scene.stacking.then(|| scene.max_drift());
     let hash = format!("{:016x}", scene.world.state_hash());
     let summary = json!({
@@ -130,6 +171,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         "max_drift": drift,
         "asleep_at_step": asleep_at,
         "hash": hash,
+        "mean_phase_ms": phase_json,
     });
     if args.json {
         writeln!(out, "{summary}").map_err(|e| e.to_string())?;
@@ -137,12 +179,19 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
         writeln!(
             out,
             "scene {}: {} bodies, {} steps; step median {median:.3} ms, mean {mean:.3} ms, max {max:.3} ms\n\
-             max penetration {max_pen:.5}, max drift {}, asleep at step {}, hash {hash}",
+             max penetration {max_pen:.5}, max drift {}, asleep at step {}, hash {hash}\n\
+             mean ms per phase: {}",
             scene.name,
             scene.world.bodies().len(),
             args.steps,
             drift.map_or("-".to_string(), |d| format!("{d:.5}")),
             asleep_at.map_or("never".to_string(), |s| s.to_string()),
+            phase_names
+                .iter()
+                .zip(phases)
+                .map(|(k, v)| format!("{k} {v:.3}"))
+                .collect::<Vec<_>>()
+                .join(", "),
         )
         .map_err(|e| e.to_string())?;
     }

@@ -42,8 +42,25 @@ fn json_has_one_object_per_step_then_the_summary() {
         assert_eq!(step["step"], k as u64 + 1);
         assert!(step["ms"].as_f64().unwrap() >= 0.0);
         assert_eq!(step["hash"].as_str().unwrap().len(), 16);
+        // How many pairs refreshed their stored manifolds instead of a new query.
+        assert!(step["pairs_reused"].as_u64().is_some());
     }
+    assert_eq!(
+        v[60]["pairs_reused"].as_u64(),
+        Some(0),
+        "reuse is off by default"
+    );
     let s = &v[120];
+    // The phase times are there and add up to no more than the step times.
+    let phases = s["mean_phase_ms"].as_object().expect("mean_phase_ms");
+    let names = ["broad", "narrow", "constraints", "solver", "finish"];
+    assert_eq!(phases.len(), names.len());
+    let total: f64 = names
+        .iter()
+        .map(|k| phases[*k].as_f64().expect("a number"))
+        .inspect(|ms| assert!(*ms >= 0.0))
+        .sum();
+    assert!(total <= s["mean_step_ms"].as_f64().unwrap() + 1e-6, "{s}");
     assert_eq!(s["scene"], "stack");
     assert_eq!(s["bodies"], 20);
     assert_eq!(s["steps"], 120);
@@ -76,6 +93,47 @@ fn hash_is_the_same_every_run_and_for_any_thread_count() {
     let one = hash("1");
     assert_eq!(one, hash("1"));
     assert_eq!(one, hash("2"));
+}
+
+/// With `--reuse`, the resting stack refreshes its pairs' manifolds instead of querying.
+#[test]
+fn reuse_refreshes_resting_pairs() {
+    let (code, out, err) = sim(&[
+        "--scene",
+        "stack",
+        "--steps",
+        "40",
+        "--json",
+        "--no-sleep",
+        "--reuse",
+        "5e-4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = lines(&out);
+    assert!(v[39]["pairs_reused"].as_u64().unwrap() > 0, "{}", v[39]);
+    for bad in ["-1", "nan", "x"] {
+        let (code, _, _) = sim(&["--scene", "stack", "--steps", "1", "--reuse", bad]);
+        assert_eq!(code, 2, "--reuse {bad}");
+    }
+}
+
+/// The coloured (parallel) solver gives the same hash on one thread as on two, and a
+/// different one from the sequential solver (the sweep order differs).
+#[test]
+fn coloured_solver_hash_does_not_depend_on_threads() {
+    let hash = |threads: &str, coloured: bool| {
+        let mut args = vec!["--scene", "pyramid", "--steps", "20", "--threads", threads];
+        if coloured {
+            args.push("--coloured");
+        }
+        let (code, out, err) = sim(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines().nth(1).unwrap_or_default().to_string()
+    };
+    let one = hash("1", true);
+    assert!(one.contains("hash"), "{one}");
+    assert_eq!(one, hash("2", true));
+    assert_ne!(one, hash("1", false));
 }
 
 #[test]

@@ -34,6 +34,10 @@ pub struct CachedPoint {
     /// The point in body B's frame (from its centre of mass), for matching by position
     /// when the feature ids changed.
     pub local_b: Vector,
+    /// The friction anchors in A's and B's frames (static geometry: world) while static
+    /// friction holds; `None` when the point slid, separated or drifted (the next step
+    /// anchors at its new point).
+    pub anchor: Option<(Vector, Vector)>,
 }
 
 /// The cache of one step, read by the next.
@@ -94,6 +98,7 @@ mod tests {
             normal_impulse: x,
             tangent_impulse: Vector::ZERO,
             local_b: Vector::new(x, 0.0, 0.0),
+            anchor: None,
         }
     }
 
