@@ -21,6 +21,7 @@ fn main() {
             .file("shims/bullet.cpp")
             .file("shims/bullet_cast.cpp")
             .file("shims/bullet_static.cpp")
+            .file("shims/bullet_dynamics.cpp")
             .warnings(false);
         b.define("MK_REAL", if f64 { "double" } else { "float" });
         add(&mut b, &lib);

@@ -9,6 +9,10 @@
 //! Every method is handed the same shapes ([`Spec`]) and the same poses, and answers in
 //! one convention ([`Outcome`]): signed distance, unit normal from A towards B, and the
 //! points on A and B, world frame.
+//!
+//! The rigid-body table (`dynamics-report`) has its own harness in the `dynamics`
+//! module: minkowski-dynamics, rapier3d (feature `rapier`) and Bullet's dynamics world
+//! (feature `bullet`) on the same scenes, f32 only.
 
 pub mod broad;
 pub mod cast;
@@ -17,6 +21,16 @@ mod cast_ffi;
 mod cast_ours;
 #[cfg(feature = "parry")]
 mod cast_parry;
+// The rigid-body table (`dynamics-report`): minkowski-dynamics is single precision, so
+// none of it is in the f64 build.
+#[cfg(not(feature = "f64"))]
+pub mod dynamics;
+#[cfg(all(feature = "bullet", not(feature = "f64")))]
+pub mod dynamics_bullet;
+#[cfg(not(feature = "f64"))]
+pub mod dynamics_ours;
+#[cfg(all(feature = "rapier", not(feature = "f64")))]
+pub mod dynamics_rapier;
 #[cfg(any(feature = "bullet", feature = "ccd", feature = "fcl", feature = "coal"))]
 mod ffi;
 mod ours;
