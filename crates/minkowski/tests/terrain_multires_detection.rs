@@ -205,9 +205,15 @@ fn check_volumes(terrain: &DisplacedTerrain, volumes: &TerrainVolumes, dense: u3
                         .iter()
                         .map(|p| p.abs().max_element())
                         .fold(0.0, f64::max);
-                    let slack = cell.pad as f64 + TERRAIN_DETECTION_SLACK as f64 * scale;
-                    let planes = hull_planes(&top, 1e-9 * scale);
-                    let planes_floored = hull_planes(&floored, 1e-9 * scale);
+                    // The facet oracle keeps a plane when every point is on its inner side
+                    // within `hull_tol`, so a point may lie up to that far outside a kept
+                    // facet: the oracle's own error, added to the library's slack (it
+                    // dominates in f64, where 1024 ε of the scale is 2e-11 but a node was
+                    // found 1e-10 outside a nearly coplanar facet).
+                    let hull_tol = 1e-9 * scale;
+                    let slack = cell.pad as f64 + TERRAIN_DETECTION_SLACK as f64 * scale + hull_tol;
+                    let planes = hull_planes(&top, hull_tol);
+                    let planes_floored = hull_planes(&floored, hull_tol);
                     let (s0, t0) = (quad.s + cx * b, quad.t + cy * b);
                     // Sample nodes (on the surface).
                     for j in t0..=t0 + b {
