@@ -1,6 +1,9 @@
 //! minkowski-dynamics as an [`Engine`]: the scene as `scenes::build` makes it, stepped
-//! inside a rayon pool of the run's thread count (the world's own narrow-phase pool has
-//! that many threads too), so that `threads = 1` is single-threaded throughout.
+//! inside a rayon pool of the run's thread count, so that `threads = 1` is
+//! single-threaded throughout. The world is built without a pool of its own (threads 0:
+//! it runs on the pool it is called from): a world pool of T threads inside this one made
+//! 2T threads on T cores, and a sleeping 210-box pyramid cost 3.6 ms a step at T = 2
+//! against 0.13 ms in `minkowski sim --threads 2`.
 
 use super::dynamics::{pose_array, Engine};
 use super::PoseArray;
@@ -22,7 +25,7 @@ impl Ours {
     /// A message for an unknown scene or a pool that cannot be made.
     pub fn new(name: &str, threads: usize) -> Result<Ours, String> {
         let threads = threads.max(1);
-        let scene = scenes::build(name, threads).map_err(|e| e.to_string())?;
+        let scene = scenes::build(name, 0).map_err(|e| e.to_string())?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
