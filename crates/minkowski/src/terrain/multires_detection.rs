@@ -87,7 +87,7 @@
 use super::displaced_terrain::{DisplacedTerrain, PointLocation};
 use super::early_out::{EarlyOutPlanes, PlaneSide};
 use super::terrain_contact::{TerrainDetection, VertexContact};
-use super::terrain_volumes::{PointHull, QuadTerrainVolumes, TerrainVolumes, VolumeCell};
+use super::terrain_volumes::{aabb_of, PointHull, QuadTerrainVolumes, TerrainVolumes, VolumeCell};
 use super::BackProjectError;
 use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector};
@@ -228,7 +228,7 @@ pub fn detect_multires_staged(
         if part.is_empty() {
             continue;
         }
-        let aabb = bounding_box(part);
+        let aabb = aabb_of(part);
         let centre = aabb.center();
         let radius = part
             .iter()
@@ -275,16 +275,6 @@ pub fn detect_multires_staged(
     }
     out.finish();
     Ok((out, stages))
-}
-
-fn bounding_box(points: &[Point]) -> Aabb {
-    let mut lo = Vector::splat(Real::INFINITY);
-    let mut hi = Vector::splat(Real::NEG_INFINITY);
-    for &p in points {
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    Aabb::new(lo, hi)
 }
 
 /// Steps 2–4 for one part and one quad: the boxes (grown) of the texel volumes the part

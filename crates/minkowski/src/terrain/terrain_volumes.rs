@@ -342,7 +342,8 @@ impl SupportMap for PointHull<'_> {
     }
 }
 
-fn aabb_of(points: &[Point]) -> Aabb {
+/// The box of `points` (inverted, `[+∞, −∞]`, when empty).
+pub(crate) fn aabb_of(points: &[Point]) -> Aabb {
     let mut lo = Vector::splat(Real::INFINITY);
     let mut hi = Vector::splat(Real::NEG_INFINITY);
     for &p in points {
@@ -487,19 +488,11 @@ fn build_quad(
                             }
                         }
                     }
-                    if pad.is_finite() && points.iter().all(|p| p.is_finite()) {
-                        let aabb = aabb_of(&points);
-                        cells.push(VolumeCell {
-                            corners,
-                            directions,
-                            points,
-                            pad,
-                            aabb,
-                        });
-                    } else {
-                        // An unusable optimum: this cell falls back to its slab.
-                        cells.push(slab_cell(slab(cx * b, cy * b, b)));
-                    }
+                    // An unusable optimum: this cell falls back to its slab.
+                    cells.push(
+                        padded_cell(corners, directions, points, pad)
+                            .unwrap_or_else(|| slab_cell(slab(cx * b, cy * b, b))),
+                    );
                 }
             }
             levels.push(TerrainLevel {
@@ -585,18 +578,12 @@ fn texel_level(
                 .map(|n| n.length())
                 .fold(Real::INFINITY, Real::min);
             let tighter = pad <= 0.5 * (hi - lo) * shortest;
-            if tighter && pad.is_finite() && points.iter().all(|p| p.is_finite()) {
-                let aabb = aabb_of(&points);
-                cells.push(VolumeCell {
-                    corners,
-                    directions,
-                    points,
-                    pad,
-                    aabb,
-                });
+            let grown = if tighter {
+                padded_cell(corners, directions, points, pad)
             } else {
-                cells.push(slab_cell(whole));
-            }
+                None
+            };
+            cells.push(grown.unwrap_or_else(|| slab_cell(whole)));
         }
     }
     TerrainLevel {
@@ -604,6 +591,27 @@ fn texel_level(
         bound: LevelBound::Texel,
         cells,
     }
+}
+
+/// The cell of top `points` grown by `pad`, or `None` when the pad or a point is not
+/// finite (the caller falls back to the cell's slab).
+fn padded_cell(
+    corners: [Point; 4],
+    directions: [Vector; 4],
+    points: Vec<Point>,
+    pad: Real,
+) -> Option<VolumeCell> {
+    if !(pad.is_finite() && points.iter().all(|p| p.is_finite())) {
+        return None;
+    }
+    let aabb = aabb_of(&points);
+    Some(VolumeCell {
+        corners,
+        directions,
+        points,
+        pad,
+        aabb,
+    })
 }
 
 fn slab_cell((corners, directions, lo, hi): ([Point; 4], [Vector; 4], Real, Real)) -> VolumeCell {
