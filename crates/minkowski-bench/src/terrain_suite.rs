@@ -117,6 +117,8 @@ pub struct ColumnFigures {
     pub volume_tests: u64,
     /// GJK queries, summed.
     pub gjk_queries: u64,
+    /// Vertex-against-texel-volume tests, summed.
+    pub vertex_tests: u64,
     /// Contacts found, summed.
     pub contacts: usize,
     /// Brute force's contacts this detector did not find, summed.
@@ -187,6 +189,7 @@ pub fn measure(
             fig.early_out_tests += c.early_out_tests;
             fig.volume_tests += c.volume_tests;
             fig.gjk_queries += c.gjk_queries;
+            fig.vertex_tests += c.vertex_tests;
             fig.contacts += found.contacts.len();
             let (keys, want) = (found.keys(), truth.keys());
             fig.missed += want

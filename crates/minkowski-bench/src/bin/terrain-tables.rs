@@ -141,7 +141,7 @@ fn print_column(name: &str, fig: Option<&ColumnFigures>) {
         Some(f) => {
             let per = |x: u64| x as f64 / f.frames.max(1) as f64;
             println!(
-                "| {name} | {:.1} | {:.3} | {:.1} | {} | {} | {:.1} | {:.1} | {:.1} |",
+                "| {name} | {:.1} | {:.3} | {:.1} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} |",
                 f.projections_per_frame(),
                 f.median_ms(),
                 f.contacts as f64 / f.frames.max(1) as f64,
@@ -150,9 +150,10 @@ fn print_column(name: &str, fig: Option<&ColumnFigures>) {
                 per(f.early_out_tests),
                 per(f.volume_tests),
                 per(f.gjk_queries),
+                per(f.vertex_tests),
             );
         }
-        None => println!("| {name} | not built | not built | not built | not built | not built | not built | not built | not built |"),
+        None => println!("| {name} | not built | not built | not built | not built | not built | not built | not built | not built | not built |"),
     }
 }
 
@@ -321,8 +322,8 @@ fn main() -> ExitCode {
             objects as f64 / frames.len() as f64,
             vertices as f64 / frames.len() as f64
         );
-        println!("| detector | backward projections / frame | ms / frame | contacts / frame | missed | extra | early-out tests / frame | volume tests / frame | GJK / frame |");
-        println!("|---|---|---|---|---|---|---|---|---|");
+        println!("| detector | backward projections / frame | ms / frame | contacts / frame | missed | extra | early-out tests / frame | volume tests / frame | GJK / frame | vertex tests / frame |");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
         let mut base_fig = None;
         let columns: [(&dyn Detector, usize); 3] =
             [(&brute, 1), (&aligned, args.reps), (&alpha, args.reps)];
@@ -338,7 +339,7 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    println!("| {} | error: {e} | | | | | | | |", detector.name());
+                    println!("| {} | error: {e} | | | | | | | | |", detector.name());
                     ok = false;
                 }
             }
@@ -360,7 +361,7 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    println!("| {} | error: {e} | | | | | | | |", m.name());
+                    println!("| {} | error: {e} | | | | | | | | |", m.name());
                     ok = false;
                 }
             },
