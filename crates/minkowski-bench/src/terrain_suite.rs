@@ -73,7 +73,11 @@ pub struct Multires<'t> {
 
 impl Detector for Multires<'_> {
     fn name(&self) -> &str {
-        "multiresolution (§3.6)"
+        if self.options.vertex_cells_only {
+            "multiresolution, vertex cells (no GJK)"
+        } else {
+            "multiresolution (§3.6)"
+        }
     }
 
     fn detect(&self, parts: &[&[Point]]) -> Result<TerrainDetection, String> {
@@ -102,6 +106,17 @@ pub fn multires_detector<'t>(
         },
         start.elapsed(),
     ))
+}
+
+impl<'t> Multires<'t> {
+    /// The same volumes with other detection options.
+    pub fn with_options(&self, options: MultiresOptions) -> Multires<'t> {
+        Multires {
+            terrain: self.terrain,
+            volumes: self.volumes.clone(),
+            options,
+        }
+    }
 }
 
 /// One detector's figures over a set of frames.

@@ -474,14 +474,23 @@ fn run_frames(
     seed: u64,
     frames: usize,
 ) -> Totals {
+    run_frames_with(terrain, volumes, seed, frames, &MultiresOptions::default())
+}
+
+fn run_frames_with(
+    terrain: &DisplacedTerrain,
+    volumes: &TerrainVolumes,
+    seed: u64,
+    frames: usize,
+    options: &MultiresOptions,
+) -> Totals {
     let mut rng = Rng::new(seed);
     let mut totals = Totals::default();
-    let options = MultiresOptions::default();
     for f in 0..frames {
         let parts = frame(terrain, &mut rng);
         let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
         let start = Instant::now();
-        let found: TerrainDetection = detect_multires(terrain, volumes, &refs, &options).unwrap();
+        let found: TerrainDetection = detect_multires(terrain, volumes, &refs, options).unwrap();
         totals.multires_time += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let oracle = brute_force(terrain, &refs);
@@ -538,6 +547,19 @@ fn multires_equals_brute_force_on_seeded_frames() {
         10,
     );
     report("heightfield", &c);
+    let vertex_cells = MultiresOptions {
+        vertex_cells_only: true,
+        ..MultiresOptions::default()
+    };
+    let d = run_frames_with(
+        &SMALL_SKEWED.terrain,
+        &SMALL_SKEWED_VOLUMES,
+        4,
+        20,
+        &vertex_cells,
+    );
+    report("skewed, optimised, vertex cells", &d);
+    assert!(d.contacts > 50 && d.deep_contacts > 5, "{d:?}");
     // The frames reach the terrain: contacts, deep ones, and fewer projections.
     assert!(a.contacts > 100 && a.deep_contacts > 10, "{a:?}");
     assert!(c.contacts > 20, "{c:?}");
@@ -554,6 +576,12 @@ fn multires_equals_brute_force_on_a_thousand_frames() {
     let c = run_frames(&HEIGHTFIELD.terrain, &HEIGHTFIELD_VOLUMES, 1003, 200);
     report("heightfield", &c);
     assert_eq!(a.frames + b.frames + c.frames, 1000);
+    let vertex_cells = MultiresOptions {
+        vertex_cells_only: true,
+        ..MultiresOptions::default()
+    };
+    let d = run_frames_with(&SKEWED.terrain, &SKEWED_VOLUMES, 1004, 300, &vertex_cells);
+    report("skewed, optimised, vertex cells", &d);
 }
 
 /// Most parts far above the terrain: the early-out planes drop them, and the frame

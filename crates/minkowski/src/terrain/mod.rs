@@ -29,9 +29,9 @@
 //! * [`terrain_volumes`]: Alg 8's volumes wired to a whole terrain ([`TerrainVolumes`]:
 //!   per quad and level, optimised or a closed-form slab, each holding the solid
 //!   below the surface down to a floor, indexed by a [`FootprintGrid`], with
-//!   [`upper_planes`] per cell), and [`multires_detection`]: §3.6's detection
-//!   (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`]; per-vertex
-//!   map bounds at the texel level, [`map_footprint`]);
+//!   [`upper_planes`](mod@upper_planes) per cell), and [`multires_detection`]: §3.6's
+//!   detection (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`];
+//!   per-vertex map bounds at the texel level, [`map_footprint`]);
 //!   [`terrain_manifold`]: contact manifolds for a solver from those vertices (normal
 //!   of the surface at the deepest, at most four points per part).
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the

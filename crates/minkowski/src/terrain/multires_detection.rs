@@ -29,10 +29,11 @@
 //!    the corners of the cells it cuts); Alg 9's rectangle–triangle test is exact here
 //!    and reduces to that comparison.
 //! 3. **Recursion with GJK** (Alg 11): a bounding cell is tested by its box, then by its
-//!    upper planes ([`crate::terrain::upper_planes`]: the part's box, then its vertices,
-//!    wholly beyond one of them is a miss), then by [`gjk::intersects`] with the
-//!    cell's margin; when hit, its four children at the next level are. A GJK run that
-//!    does not converge counts as a hit.
+//!    upper planes ([`upper_planes`](mod@crate::terrain::upper_planes): the part's box,
+//!    then its vertices, wholly beyond one of them is a miss), then by whether any vertex of the part is
+//!    in the box and under the planes, then by [`gjk::intersects`] with the cell's
+//!    margin (unless [`MultiresOptions::vertex_cells_only`]); when hit, its four
+//!    children at the next level are. A GJK run that does not converge counts as a hit.
 //! 4. **Texel level** (Alg 12): level `b = 1`, one volume per map cell: the texel
 //!    tetrahedron `conv{p00, p01, p10, p11}` (the bilinear patch's hull,
 //!    [`crate::terrain::BilinearPatch`]) bounds the patch's *surface*, but neither the
@@ -158,6 +159,14 @@ pub enum MultiresDetectionError {
 pub struct MultiresOptions {
     /// The GJK runs' options (part against a volume).
     pub gjk: GjkOptions,
+    /// `false` (default): a cell of the coarser levels that the box, upper-plane and
+    /// vertex tests leave is tested by GJK, the part's hull against the volume (Alg 11).
+    /// `true`: no GJK; the cell is entered whenever a vertex of the part is in its box
+    /// and under its upper planes. Both are exact (only vertices are contacts, and a
+    /// contact vertex is in every volume over its map point); without GJK more cells
+    /// are entered, each much more cheaply (the warship frames of Table 4.5 run about
+    /// a quarter faster, with the same backward projections).
+    pub vertex_cells_only: bool,
 }
 
 /// Volume tests by stage, the thesis's "calls" columns of Tables 4.4/4.5 (a test at the
@@ -254,6 +263,7 @@ pub fn detect_multires_staged(
     let mut pass = Pass {
         terrain,
         gjk: &options.gjk,
+        vertex_cells_only: options.vertex_cells_only,
         out: TerrainDetection::default(),
         stages: MultiresStages::default(),
         stack: Vec::new(),
@@ -318,6 +328,7 @@ struct PartJob<'a> {
 struct Pass<'a> {
     terrain: &'a DisplacedTerrain,
     gjk: &'a GjkOptions,
+    vertex_cells_only: bool,
     out: TerrainDetection,
     stages: MultiresStages,
     stack: Vec<(usize, u32, u32)>,
@@ -466,7 +477,13 @@ impl Pass<'_> {
                 continue;
             }
             // 3. The upper planes, then GJK.
-            if above_a_plane(cell, part, margin) {
+            if above_a_plane(cell, part, margin) || !any_vertex_inside(cell, part, &grown, margin) {
+                continue;
+            }
+            if self.vertex_cells_only {
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    self.stack.push((li + 1, 2 * cx + dx, 2 * cy + dy));
+                }
                 continue;
             }
             self.out.counters.gjk_queries += 1;
@@ -491,6 +508,14 @@ impl Pass<'_> {
         }
         any
     }
+}
+
+/// Whether a vertex of the part is in the cell's grown box and under its upper planes
+/// (with `margin`): only such a vertex can be in the volume, hence a contact below it.
+fn any_vertex_inside(cell: &VolumeCell, part: &PartJob<'_>, grown: &Aabb, margin: Real) -> bool {
+    part.vertices
+        .iter()
+        .any(|&p| grown.contains_point(p) && cell.upper.iter().all(|u| u.excess(p) <= margin))
 }
 
 /// Whether the part lies wholly beyond one of the cell's upper planes by more than

@@ -89,7 +89,8 @@
 //! the solid of quads whose box it meets. Quads with a corner direction not pointing up
 //! are not filed ([`QuadIndex::unindexed`]).
 //!
-//! Each cell also carries its upper planes ([`crate::terrain::upper_planes`]), valid for
+//! Each cell also carries its upper planes
+//! ([`upper_planes`](mod@crate::terrain::upper_planes)), valid for
 //! every floor the detection uses.
 //!
 //! Every volume also holds the sample nodes and the bilinear patches (a patch is a
@@ -184,8 +185,8 @@ pub struct VolumeCell {
     /// The box of [`VolumeCell::points`] (not grown).
     pub aabb: Aabb,
     /// Half-spaces holding the cell's volume with any floor the detection uses, before
-    /// its margin ([`crate::terrain::upper_planes`]): the cheap tests before GJK and the
-    /// texel level's point-in-volume test.
+    /// its margin ([`upper_planes`](mod@crate::terrain::upper_planes)): the cheap tests
+    /// before GJK and the texel level's point-in-volume test.
     pub upper: Vec<UpperPlane>,
 }
 
