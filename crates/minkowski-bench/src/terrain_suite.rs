@@ -73,7 +73,11 @@ pub struct Multires<'t> {
 
 impl Detector for Multires<'_> {
     fn name(&self) -> &str {
-        "multiresolution (§3.6)"
+        if self.options.vertex_cells_only {
+            "multiresolution, vertex cells (no GJK)"
+        } else {
+            "multiresolution (§3.6)"
+        }
     }
 
     fn detect(&self, parts: &[&[Point]]) -> Result<TerrainDetection, String> {
@@ -104,6 +108,17 @@ pub fn multires_detector<'t>(
     ))
 }
 
+impl<'t> Multires<'t> {
+    /// The same volumes with other detection options.
+    pub fn with_options(&self, options: MultiresOptions) -> Multires<'t> {
+        Multires {
+            terrain: self.terrain,
+            volumes: self.volumes.clone(),
+            options,
+        }
+    }
+}
+
 /// One detector's figures over a set of frames.
 #[derive(Debug, Clone, Default)]
 pub struct ColumnFigures {
@@ -117,6 +132,8 @@ pub struct ColumnFigures {
     pub volume_tests: u64,
     /// GJK queries, summed.
     pub gjk_queries: u64,
+    /// Vertex-against-texel-volume tests, summed.
+    pub vertex_tests: u64,
     /// Contacts found, summed.
     pub contacts: usize,
     /// Brute force's contacts this detector did not find, summed.
@@ -187,6 +204,7 @@ pub fn measure(
             fig.early_out_tests += c.early_out_tests;
             fig.volume_tests += c.volume_tests;
             fig.gjk_queries += c.gjk_queries;
+            fig.vertex_tests += c.vertex_tests;
             fig.contacts += found.contacts.len();
             let (keys, want) = (found.keys(), truth.keys());
             fig.missed += want

@@ -474,14 +474,23 @@ fn run_frames(
     seed: u64,
     frames: usize,
 ) -> Totals {
+    run_frames_with(terrain, volumes, seed, frames, &MultiresOptions::default())
+}
+
+fn run_frames_with(
+    terrain: &DisplacedTerrain,
+    volumes: &TerrainVolumes,
+    seed: u64,
+    frames: usize,
+    options: &MultiresOptions,
+) -> Totals {
     let mut rng = Rng::new(seed);
     let mut totals = Totals::default();
-    let options = MultiresOptions::default();
     for f in 0..frames {
         let parts = frame(terrain, &mut rng);
         let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
         let start = Instant::now();
-        let found: TerrainDetection = detect_multires(terrain, volumes, &refs, &options).unwrap();
+        let found: TerrainDetection = detect_multires(terrain, volumes, &refs, options).unwrap();
         totals.multires_time += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let oracle = brute_force(terrain, &refs);
@@ -538,6 +547,19 @@ fn multires_equals_brute_force_on_seeded_frames() {
         10,
     );
     report("heightfield", &c);
+    let vertex_cells = MultiresOptions {
+        vertex_cells_only: true,
+        ..MultiresOptions::default()
+    };
+    let d = run_frames_with(
+        &SMALL_SKEWED.terrain,
+        &SMALL_SKEWED_VOLUMES,
+        4,
+        20,
+        &vertex_cells,
+    );
+    report("skewed, optimised, vertex cells", &d);
+    assert!(d.contacts > 50 && d.deep_contacts > 5, "{d:?}");
     // The frames reach the terrain: contacts, deep ones, and fewer projections.
     assert!(a.contacts > 100 && a.deep_contacts > 10, "{a:?}");
     assert!(c.contacts > 20, "{c:?}");
@@ -554,6 +576,12 @@ fn multires_equals_brute_force_on_a_thousand_frames() {
     let c = run_frames(&HEIGHTFIELD.terrain, &HEIGHTFIELD_VOLUMES, 1003, 200);
     report("heightfield", &c);
     assert_eq!(a.frames + b.frames + c.frames, 1000);
+    let vertex_cells = MultiresOptions {
+        vertex_cells_only: true,
+        ..MultiresOptions::default()
+    };
+    let d = run_frames_with(&SKEWED.terrain, &SKEWED_VOLUMES, 1004, 300, &vertex_cells);
+    report("skewed, optimised, vertex cells", &d);
 }
 
 /// Most parts far above the terrain: the early-out planes drop them, and the frame
@@ -1027,5 +1055,132 @@ fn volume_build_times_per_quad_size() {
                 },
             );
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The index, the map bounds and the upper planes
+// ---------------------------------------------------------------------------------
+
+/// Solid points `p(u, v) + t n(u, v)` (`t` from just under the surface to 30 below it)
+/// of random triangles: each one's map box (`MapFootprint::bound`) holds its map coordinates
+/// and the triangle's half of the quad, and the point is under every upper plane of its
+/// texel by at most the margin of the texel floored at the point's own depth (the tests
+/// the texel level applies to a vertex), so the detection cannot drop it.
+#[test]
+fn solid_points_pass_their_map_box_and_their_texel_planes() {
+    let terrain = &SMALL_SKEWED.terrain;
+    let volumes = &*SMALL_SKEWED_VOLUMES;
+    let mut rng = Rng::new(4242);
+    let mut deep = 0;
+    for _ in 0..20_000 {
+        let k = rng.below(terrain.triangles().len());
+        let tri = &terrain.triangles()[k];
+        let (mut u, mut w) = (rng.unit(), rng.unit());
+        if u + w > 1.0 {
+            (u, w) = (1.0 - u, 1.0 - w);
+        }
+        let (u, w) = (u as Real, w as Real);
+        let d = terrain.displacement(k, u, w).unwrap() as f64;
+        let t = d - rng.range(1e-3, 30.0);
+        if d - t > 4.0 {
+            deep += 1;
+        }
+        let x = tri.base().forward_project(u, w, t as Real);
+        let (q, side) = (tri.quad(), k % 2);
+        let qv = &volumes.quads()[q];
+        let (s, tt) = tri.map_coordinates(u, w);
+        let (h, map) = qv.footprints()[side].bound(x);
+        assert!(
+            map.s_lo <= s && s <= map.s_hi && map.t_lo <= tt && tt <= map.t_hi,
+            "triangle {k}: ({s}, {tt}) outside {map:?}"
+        );
+        let quad = qv.quad();
+        assert!(map.meets_half(quad.s, quad.t, side));
+        // The texel holding (s, t) (the last one on the far edges).
+        let ci = ((s as u32).max(quad.s) - quad.s).min(quad.size - 1);
+        let cj = ((tt as u32).max(quad.t) - quad.t).min(quad.size - 1);
+        assert!(map.meets_cell(quad.s + ci, quad.t + cj));
+        let mut low = [Real::INFINITY; 2];
+        low[side] = h;
+        let floor = qv.floor_from_heights(low);
+        let texels = qv.levels().last().unwrap();
+        let cell = &texels.cells[(cj * quad.size + ci) as usize];
+        let (grown, margin, _) = cell.floored(floor);
+        assert!(
+            grown.contains_point(x),
+            "triangle {k}: {x:?} outside {grown:?}"
+        );
+        for plane in &cell.upper {
+            assert!(
+                plane.excess(x) <= margin,
+                "triangle {k}: {}",
+                plane.excess(x)
+            );
+        }
+    }
+    assert!(deep > 10_000, "{deep}");
+}
+
+/// An object far from the terrain costs one index lookup and nothing else; one with a
+/// part sunk 25 m under the terrain's lowest point takes the deep path and still
+/// equals the brute force.
+#[test]
+fn far_objects_cost_one_lookup_and_deep_parts_take_the_deep_path() {
+    let terrain = &SMALL_SKEWED.terrain;
+    let volumes = &*SMALL_SKEWED_VOLUMES;
+    let cube = |c: DVec3, half: f64| -> Vec<Point> {
+        (0..8)
+            .map(|k| {
+                let o = DVec3::new(
+                    if k & 1 == 0 { -half } else { half },
+                    if k & 2 == 0 { -half } else { half },
+                    if k & 4 == 0 { -half } else { half },
+                );
+                let p = c + o;
+                v(p.x, p.y, p.z)
+            })
+            .collect()
+    };
+    let far = [
+        cube(DVec3::new(500.0, 3.0, 500.0), 1.0),
+        cube(DVec3::new(-300.0, 0.0, 20.0), 2.0),
+    ];
+    let refs: Vec<&[Point]> = far.iter().map(|p| p.as_slice()).collect();
+    let (found, stages) =
+        detect_multires_staged(terrain, volumes, &refs, &MultiresOptions::default()).unwrap();
+    assert!(found.contacts.is_empty());
+    assert_eq!(stages.index_queries, 1);
+    assert_eq!(
+        found.counters.volume_tests + found.counters.early_out_tests,
+        0
+    );
+
+    let level = volumes.index().level() as f64;
+    let anchor = surface_at(terrain, 16.0, 16.0).unwrap();
+    let parts = [
+        cube(DVec3::new(anchor.x, level - 25.0, anchor.z), 1.5),
+        cube(anchor + DVec3::new(0.0, -0.3, 0.0), 0.5),
+        cube(anchor + DVec3::new(3.0, 0.2, 1.0), 0.5),
+    ];
+    let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
+    let (found, stages) =
+        detect_multires_staged(terrain, volumes, &refs, &MultiresOptions::default()).unwrap();
+    assert_eq!(stages.deep_parts, 1, "{stages:?}");
+    assert_eq!(found.keys(), brute_force(terrain, &refs));
+    assert!(found.keys().iter().any(|k| k.0 == 0), "{:?}", found.keys());
+    assert!(found.keys().iter().any(|k| k.0 == 1));
+}
+
+/// Refused index depths are a typed error.
+#[test]
+fn bad_index_depth_is_refused() {
+    for depth in [-1.0, Real::NAN, Real::INFINITY] {
+        let options = TerrainVolumesOptions {
+            index_depth: depth,
+            ..TerrainVolumesOptions::slabs_only()
+        };
+        let e = TerrainVolumes::build(&ramp(), &options).unwrap_err();
+        assert!(matches!(e, TerrainVolumesError::BadIndexDepth(_)), "{e:?}");
     }
 }

@@ -33,8 +33,8 @@
 extern crate minkowski_f64 as minkowski;
 
 use minkowski::terrain::{
-    BackProjectionMethod, BaselineConfig, FrameKind, PerVertexBaseline, SyntheticMode,
-    SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection, TerrainScene,
+    BackProjectionMethod, BaselineConfig, FrameKind, MultiresOptions, PerVertexBaseline,
+    SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection, TerrainScene,
     TerrainVolumesOptions,
 };
 use minkowski_bench::terrain_suite::{
@@ -141,7 +141,7 @@ fn print_column(name: &str, fig: Option<&ColumnFigures>) {
         Some(f) => {
             let per = |x: u64| x as f64 / f.frames.max(1) as f64;
             println!(
-                "| {name} | {:.1} | {:.3} | {:.1} | {} | {} | {:.1} | {:.1} | {:.1} |",
+                "| {name} | {:.1} | {:.3} | {:.1} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} |",
                 f.projections_per_frame(),
                 f.median_ms(),
                 f.contacts as f64 / f.frames.max(1) as f64,
@@ -150,9 +150,10 @@ fn print_column(name: &str, fig: Option<&ColumnFigures>) {
                 per(f.early_out_tests),
                 per(f.volume_tests),
                 per(f.gjk_queries),
+                per(f.vertex_tests),
             );
         }
-        None => println!("| {name} | not built | not built | not built | not built | not built | not built | not built | not built |"),
+        None => println!("| {name} | not built | not built | not built | not built | not built | not built | not built | not built | not built |"),
     }
 }
 
@@ -258,7 +259,11 @@ fn main() -> ExitCode {
                 args.optimise,
                 built.as_secs_f64()
             );
-            Some(m)
+            let vertex_cells = m.with_options(MultiresOptions {
+                vertex_cells_only: true,
+                ..MultiresOptions::default()
+            });
+            Some((m, vertex_cells))
         }
         Err(e) => {
             println!("Multiresolution volumes: build failed: {e}\n");
@@ -321,9 +326,10 @@ fn main() -> ExitCode {
             objects as f64 / frames.len() as f64,
             vertices as f64 / frames.len() as f64
         );
-        println!("| detector | backward projections / frame | ms / frame | contacts / frame | missed | extra | early-out tests / frame | volume tests / frame | GJK / frame |");
-        println!("|---|---|---|---|---|---|---|---|---|");
+        println!("| detector | backward projections / frame | ms / frame | contacts / frame | missed | extra | early-out tests / frame | volume tests / frame | GJK / frame | vertex tests / frame |");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
         let mut base_fig = None;
+        let mut ratios: Vec<String> = Vec::new();
         let columns: [(&dyn Detector, usize); 3] =
             [(&brute, 1), (&aligned, args.reps), (&alpha, args.reps)];
         for (k, (detector, reps)) in columns.into_iter().enumerate() {
@@ -338,32 +344,42 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    println!("| {} | error: {e} | | | | | | | |", detector.name());
+                    println!("| {} | error: {e} | | | | | | | | |", detector.name());
                     ok = false;
                 }
             }
         }
         match &multires {
-            Some(m) => match measure(m, &parts, &oracle, args.reps) {
-                Ok(fig) => {
-                    print_column(m.name(), Some(&fig));
-                    if fig.missed > 0 || fig.extra > 0 {
-                        ok = false;
-                    }
-                    if let Some(b) = &base_fig {
-                        println!(
-                            "\nmultiresolution against the baseline: {:.1}× fewer backward \
-                             projections, {:.1}× less time",
-                            b.projections_per_frame() / fig.projections_per_frame().max(1e-9),
-                            b.median_ms() / fig.median_ms().max(1e-9)
-                        );
+            Some((m, vertex_cells)) => {
+                for m in [m, vertex_cells] {
+                    match measure(m, &parts, &oracle, args.reps) {
+                        Ok(fig) => {
+                            print_column(m.name(), Some(&fig));
+                            if fig.missed > 0 || fig.extra > 0 {
+                                ok = false;
+                            }
+                            if let Some(b) = &base_fig {
+                                ratios.push(format!(
+                                    "{}: {:.1}× fewer backward projections, {:.1}× less time \
+                                     than the aligned-plane baseline",
+                                    m.name(),
+                                    b.projections_per_frame()
+                                        / fig.projections_per_frame().max(1e-9),
+                                    b.median_ms() / fig.median_ms().max(1e-9)
+                                ));
+                            }
+                        }
+                        Err(e) => {
+                            println!("| {} | error: {e} | | | | | | | | |", m.name());
+                            ok = false;
+                        }
                     }
                 }
-                Err(e) => {
-                    println!("| {} | error: {e} | | | | | | | |", m.name());
-                    ok = false;
+                println!();
+                for r in ratios.drain(..) {
+                    println!("{r}\n");
                 }
-            },
+            }
             None => print_column("multiresolution (§3.6)", None),
         }
         println!();

@@ -28,8 +28,10 @@
 //!   support map (its tetrahedron) for GJK.
 //! * [`terrain_volumes`]: Alg 8's volumes wired to a whole terrain ([`TerrainVolumes`]:
 //!   per quad and level, optimised or a closed-form slab, each holding the solid
-//!   below the surface down to a floor), and [`multires_detection`]: §3.6's detection
-//!   (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`]);
+//!   below the surface down to a floor, indexed by a [`FootprintGrid`], with
+//!   [`upper_planes`](mod@upper_planes) per cell), and [`multires_detection`]: §3.6's
+//!   detection (Alg 9–13) of an object's vertices in the terrain ([`detect_multires`];
+//!   per-vertex map bounds at the texel level, [`map_footprint`]);
 //!   [`terrain_manifold`]: contact manifolds for a solver from those vertices (normal
 //!   of the surface at the deepest, at most four points per part).
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
@@ -76,6 +78,8 @@ mod cubic;
 pub mod displaced_terrain;
 pub mod displacement_map;
 pub mod early_out;
+pub mod footprint_grid;
+pub mod map_footprint;
 pub mod multires_detection;
 pub mod multires_volume;
 pub mod per_vertex_baseline;
@@ -85,6 +89,7 @@ pub mod synthetic_objects;
 pub mod terrain_contact;
 pub mod terrain_manifold;
 pub mod terrain_volumes;
+pub mod upper_planes;
 
 #[doc(inline)]
 pub use backward_projection::{
@@ -98,6 +103,8 @@ pub use displaced_terrain::{
 };
 pub use displacement_map::{DisplacementMap, DisplacementMapError, MAX_MAP_SAMPLES, MAX_MAP_SIDE};
 pub use early_out::{EarlyOutPlanes, PlaneSide};
+pub use footprint_grid::FootprintGrid;
+pub use map_footprint::{MapBox, MapFootprint};
 pub use multires_detection::{
     detect_multires, detect_multires_staged, MultiresDetectionError, MultiresOptions,
     MultiresStages,
@@ -116,6 +123,7 @@ pub use synthetic_objects::{
 pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
 pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};
 pub use terrain_volumes::{
-    LevelBound, PointHull, QuadTerrainVolumes, TerrainLevel, TerrainVolumes, TerrainVolumesError,
-    TerrainVolumesOptions, VolumeCell,
+    LevelBound, PointHull, QuadIndex, QuadTerrainVolumes, TerrainLevel, TerrainVolumes,
+    TerrainVolumesError, TerrainVolumesOptions, VolumeCell,
 };
+pub use upper_planes::{upper_planes, UpperPlane};

@@ -17,7 +17,8 @@
 //! Built once per terrain ([`PerVertexBaseline::new`], offline as the engine's planes
 //! were): the [`EarlyOutPlanes`] of every triangle, and a world AABB per triangle
 //! bounding the part of its prism between the heights `lower − depth_reach` and
-//! `upper` (below), registered in a uniform grid over `(x, z)`. Per part
+//! `upper` (below), registered in a uniform grid over `(x, z)` (the shared
+//! [`crate::terrain::FootprintGrid`]). Per part
 //! ([`PerVertexBaseline::detect`]):
 //!
 //! 1. **broad phase**: the part's AABB (of its vertices) against the grid, then against
@@ -66,13 +67,11 @@ use super::backward_projection::{
 };
 use super::displaced_terrain::DisplacedTerrain;
 use super::early_out::{EarlyOutPlanes, PlaneSide};
+use super::footprint_grid::FootprintGrid;
 use super::terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
 use crate::bounding::Aabb;
 use crate::math::{Point, Real, Vector};
 use crate::shape::MAX_MAGNITUDE;
-
-/// The most grid bins (the bin size grows to keep within it).
-const MAX_GRID_BINS: usize = 1 << 20;
 
 /// How the baseline is built and run. [`Default`]: aligned plane, 8 m depth reach,
 /// 4 m grid bins.
@@ -137,50 +136,13 @@ pub enum PerVertexError {
     },
 }
 
-/// The broad phase's uniform grid over `(x, z)`.
-#[derive(Debug, Clone, PartialEq)]
-struct Grid {
-    origin: [Real; 2],
-    cell: Real,
-    dims: [usize; 2],
-    bins: Vec<Vec<u32>>,
-}
-
-impl Grid {
-    /// The bin range `[i0, i1] × [j0, j1]` an AABB covers (clamped to the grid).
-    fn range(&self, aabb: &Aabb) -> Option<[usize; 4]> {
-        let bin = |v: Real, o: Real, n: usize| -> Real {
-            ((v - o) / self.cell).floor().clamp(-1.0, n as Real)
-        };
-        let (i0, i1) = (
-            bin(aabb.mins.x, self.origin[0], self.dims[0]),
-            bin(aabb.maxs.x, self.origin[0], self.dims[0]),
-        );
-        let (j0, j1) = (
-            bin(aabb.mins.z, self.origin[1], self.dims[1]),
-            bin(aabb.maxs.z, self.origin[1], self.dims[1]),
-        );
-        if i1 < 0.0 || j1 < 0.0 || i0 >= self.dims[0] as Real || j0 >= self.dims[1] as Real {
-            return None;
-        }
-        let clamp = |v: Real, n: usize| (v.max(0.0) as usize).min(n - 1);
-        Some([
-            clamp(i0, self.dims[0]),
-            clamp(i1, self.dims[0]),
-            clamp(j0, self.dims[1]),
-            clamp(j1, self.dims[1]),
-        ])
-    }
-}
-
 /// The per-vertex baseline over one terrain (see the module notes).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PerVertexBaseline<'t> {
     terrain: &'t DisplacedTerrain,
     config: BaselineConfig,
     planes: Vec<EarlyOutPlanes>,
-    bounds: Vec<Aabb>,
-    grid: Grid,
+    grid: FootprintGrid,
 }
 
 impl<'t> PerVertexBaseline<'t> {
@@ -238,12 +200,11 @@ impl<'t> PerVertexBaseline<'t> {
             planes.push(p);
             bounds.push(aabb);
         }
-        let grid = build_grid(&bounds, config.grid_cell);
+        let grid = FootprintGrid::new(bounds, config.grid_cell);
         Ok(Self {
             terrain,
             config,
             planes,
-            bounds,
             grid,
         })
     }
@@ -266,27 +227,13 @@ impl<'t> PerVertexBaseline<'t> {
     /// The world AABB of triangle `k`'s prism between `lower − depth_reach` and `upper`
     /// (see the module notes).
     pub fn prism_bounds(&self, k: usize) -> Option<&Aabb> {
-        self.bounds.get(k)
+        self.grid.boxes().get(k)
     }
 
     /// The triangles whose prism bounds overlap `aabb` (the broad phase), sorted, each
     /// once, into `out` (cleared first).
     pub fn candidates(&self, aabb: &Aabb, out: &mut Vec<usize>) {
-        out.clear();
-        let Some([i0, i1, j0, j1]) = self.grid.range(aabb) else {
-            return;
-        };
-        for j in j0..=j1 {
-            for i in i0..=i1 {
-                for &k in &self.grid.bins[j * self.grid.dims[0] + i] {
-                    if self.bounds[k as usize].intersects(aabb) {
-                        out.push(k as usize);
-                    }
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
+        self.grid.query(aabb, out);
     }
 
     /// The vertices of `parts` (world frame, one vertex list per convex part) in the
@@ -453,48 +400,4 @@ fn vertex_aabb(vertices: &[Point]) -> Option<Aabb> {
         .iter()
         .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
     Some(Aabb::new(lo, hi))
-}
-
-/// A grid of bins of side `cell` (enlarged to keep within [`MAX_GRID_BINS`]) over the
-/// `(x, z)` extent of `bounds`, each bin listing the triangles whose bounds cover it.
-fn build_grid(bounds: &[Aabb], cell: Real) -> Grid {
-    let mut lo = [Real::INFINITY; 2];
-    let mut hi = [Real::NEG_INFINITY; 2];
-    for b in bounds {
-        lo = [lo[0].min(b.mins.x), lo[1].min(b.mins.z)];
-        hi = [hi[0].max(b.maxs.x), hi[1].max(b.maxs.z)];
-    }
-    if bounds.is_empty() {
-        return Grid {
-            origin: [0.0; 2],
-            cell,
-            dims: [1, 1],
-            bins: vec![Vec::new()],
-        };
-    }
-    let mut cell = cell;
-    let dims = loop {
-        let n = |e: Real| ((e / cell).ceil() as usize).max(1);
-        let dims = [n(hi[0] - lo[0]), n(hi[1] - lo[1])];
-        if dims[0].saturating_mul(dims[1]) <= MAX_GRID_BINS {
-            break dims;
-        }
-        cell *= 2.0;
-    };
-    let mut grid = Grid {
-        origin: lo,
-        cell,
-        dims,
-        bins: vec![Vec::new(); dims[0] * dims[1]],
-    };
-    for (k, b) in bounds.iter().enumerate() {
-        if let Some([i0, i1, j0, j1]) = grid.range(b) {
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    grid.bins[j * dims[0] + i].push(k as u32);
-                }
-            }
-        }
-    }
-    grid
 }

@@ -59,6 +59,9 @@ pub struct DetectionCounters {
     pub volume_tests: u64,
     /// GJK queries run (part against a bounding volume).
     pub gjk_queries: u64,
+    /// Vertices tested against a texel volume (point in a box and under its upper
+    /// planes) before any backward projection.
+    pub vertex_tests: u64,
 }
 
 impl DetectionCounters {
@@ -68,6 +71,7 @@ impl DetectionCounters {
         self.early_out_tests += other.early_out_tests;
         self.volume_tests += other.volume_tests;
         self.gjk_queries += other.gjk_queries;
+        self.vertex_tests += other.vertex_tests;
     }
 }
 
@@ -146,10 +150,12 @@ mod tests {
             early_out_tests: 5,
             volume_tests: 7,
             gjk_queries: 11,
+            vertex_tests: 13,
         };
         total.add(&one);
         total.add(&one);
         assert_eq!(total.backward_projections, 6);
         assert_eq!(total.gjk_queries, 22);
+        assert_eq!(total.vertex_tests, 26);
     }
 }

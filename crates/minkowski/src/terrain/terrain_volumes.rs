@@ -53,6 +53,12 @@
 //!    base corners within `β` of their centre `b`, `|t| ≤ (|q − b| + β) / min_i N_i ·
 //!    N̂b`. [`QuadTerrainVolumes::floor_length`] turns a part's bounding sphere into such
 //!    a `T` (one per part and quad), below which no vertex of the part is in the terrain.
+//!
+//!    3b. *The floor from heights* (tighter near the surface): the height of a solid
+//!    point over triangle `k`'s base plane is `h = t c(u, v)` with `c(u, v) = n(u, v) ·
+//!    N̂b ≥ min_i N_i · N̂b > 0`, so `t ≥ min(h, 0) / min_i N_i · N̂b`;
+//!    [`QuadTerrainVolumes::floor_from_heights`] turns the lowest heights of a part's
+//!    box, or of one vertex, into such a `T`.
 //! 4. *Texels*: with `w_c` the bilinear weights of `(a, b)` in the cell, `p_k = Σ w_c
 //!    p_k(c)` (bilinear weights reproduce affine functions; `p_k`, `n_k` extended
 //!    affinely to a corner across the diagonal) and `d = Σ w_c d_c`, so the surface
@@ -71,21 +77,41 @@
 //!    the solid. A solver that stopped early, or Fig 3.14's extreme lengths, cost a
 //!    larger pad, never a missed contact.
 //!
+//! # Index
+//!
+//! [`QuadIndex`]: with `Y_F` the lowest `y` of every volume's points less
+//! [`TerrainVolumesOptions::index_depth`], a solid point of quad `q` at or above `Y_F`
+//! has `t ≥ T_F(q) = min_c (Y_F − P_c.y) / N_c.y` over the quad's corners (when every
+//! `N_c.y > 0`: `y = p.y + t n.y` is affine in `(u, v)` for fixed `t`, and the bound,
+//! a ratio of affine functions, is smallest at a corner), at most the smallest sample.
+//! The coarsest cell floored at `T_F(q)` is then bounded, and its grown box is filed in
+//! a [`FootprintGrid`]; a part whose box is at or above `Y_F` can only have a vertex in
+//! the solid of quads whose box it meets. Quads with a corner direction not pointing up
+//! are not filed ([`QuadIndex::unindexed`]).
+//!
+//! Each cell also carries its upper planes
+//! ([`upper_planes`](mod@crate::terrain::upper_planes)), valid for
+//! every floor the detection uses.
+//!
 //! Every volume also holds the sample nodes and the bilinear patches (a patch is a
 //! convex combination of its nodes, which are surface points), which the tests check
 //! with an independent facet test.
 
 use super::displaced_terrain::DisplacedTerrain;
 use super::early_out::EarlyOutPlanes;
+use super::footprint_grid::FootprintGrid;
+use super::map_footprint::MapFootprint;
 use super::multires_volume::{
     cell_vertices, volume_level, MultiresVolumeError, QuadSamples, SurfaceStatus,
 };
 use super::quad_layout::Quad;
+use super::upper_planes::{upper_planes, UpperPlane};
 use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector};
 use crate::optimize::CcsaOptions;
 use crate::query::gjk::{self, GjkOptions};
 use crate::support::SupportMap;
+use crate::tolerance::TERRAIN_DETECTION_SLACK;
 
 /// Why [`TerrainVolumes::build`] failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -108,6 +134,9 @@ pub enum TerrainVolumesError {
         /// The node's row.
         j: u32,
     },
+    /// [`TerrainVolumesOptions::index_depth`] is negative or not finite.
+    #[error("index depth {0} must be finite and >= 0")]
+    BadIndexDepth(Real),
     /// A triangle of the quad has no early-out planes (non-finite surface heights).
     #[error("quad {quad}: triangle {triangle} has no finite early-out planes")]
     EarlyOut {
@@ -155,6 +184,28 @@ pub struct VolumeCell {
     pub pad: Real,
     /// The box of [`VolumeCell::points`] (not grown).
     pub aabb: Aabb,
+    /// Half-spaces holding the cell's volume with any floor the detection uses, before
+    /// its margin ([`upper_planes`](mod@crate::terrain::upper_planes)): the cheap tests
+    /// before GJK and the texel level's point-in-volume test.
+    pub upper: Vec<UpperPlane>,
+}
+
+impl VolumeCell {
+    /// The cell's volume floored at length `floor` (module notes, items 2–3): its box
+    /// grown by the margin, the margin (the pad plus [`TERRAIN_DETECTION_SLACK`] times
+    /// the box's scale, for rounding), and the four floor points `p_c + floor n_c`.
+    pub fn floored(&self, floor: Real) -> (Aabb, Real, [Point; 4]) {
+        let floor_points = QuadTerrainVolumes::floor_points(self, floor);
+        let mut lo = self.aabb.mins;
+        let mut hi = self.aabb.maxs;
+        for p in floor_points {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let scale = lo.abs().max(hi.abs()).max_element();
+        let margin = self.pad + TERRAIN_DETECTION_SLACK * scale;
+        (Aabb::new(lo, hi).loosened(margin), margin, floor_points)
+    }
 }
 
 /// One level of a quad: its bounding size, bound and cells (row-major).
@@ -184,6 +235,7 @@ pub struct QuadTerrainVolumes {
     node_p: Vec<Point>,
     node_n: Vec<Vector>,
     early_out: [EarlyOutPlanes; 2],
+    footprints: [MapFootprint; 2],
     centre: Point,
     reach: Real,
     min_crossing: Real,
@@ -204,6 +256,11 @@ impl QuadTerrainVolumes {
     /// The early-out planes (Alg 6) of the quad's triangles `0` and `1`.
     pub fn early_out(&self) -> &[EarlyOutPlanes; 2] {
         &self.early_out
+    }
+
+    /// The map bounds ([`MapFootprint`]) of the quad's triangles `0` and `1`.
+    pub fn footprints(&self) -> &[MapFootprint; 2] {
+        &self.footprints
     }
 
     /// The base point and direction of the quad's node `(a, b)` (local, `0..=size`):
@@ -229,6 +286,19 @@ impl QuadTerrainVolumes {
         t.min(self.min_sample)
     }
 
+    /// A floor length `T` from heights (module notes, item 3b): with `low[k]` at most
+    /// the height ([`EarlyOutPlanes::height`]) over triangle `k`'s base plane of every
+    /// point considered, no such point is in the solid of this quad with `t < T`. At
+    /// most the quad's smallest sample; much tighter than
+    /// [`QuadTerrainVolumes::floor_length`] near the surface. For non-finite input the
+    /// answer is not finite.
+    pub fn floor_from_heights(&self, low: [Real; 2]) -> Real {
+        let h = low[0].min(low[1]).min(0.0);
+        // The cushion covers the rounding of the heights and of the bound.
+        let t = (h / self.min_crossing) * (1.0 + 1.0 / 64.0);
+        t.min(self.min_sample)
+    }
+
     /// The four floor points `p_c + T n_c` of a cell.
     pub fn floor_points(cell: &VolumeCell, floor: Real) -> [Point; 4] {
         core::array::from_fn(|c| cell.corners[c] + cell.directions[c] * floor)
@@ -245,6 +315,10 @@ pub struct TerrainVolumesOptions {
     pub max_optimised_points: usize,
     /// The solver's options.
     pub ccsa: CcsaOptions,
+    /// How far below the terrain's lowest volume point the quads' spatial index reaches
+    /// (length units, finite, `≥ 0`; see [`QuadIndex`]): a part reaching deeper is
+    /// tested against every quad. Default 4.
+    pub index_depth: Real,
 }
 
 impl Default for TerrainVolumesOptions {
@@ -252,6 +326,7 @@ impl Default for TerrainVolumesOptions {
         Self {
             max_optimised_points: 25,
             ccsa: CcsaOptions::default(),
+            index_depth: 4.0,
         }
     }
 }
@@ -271,6 +346,99 @@ impl TerrainVolumesOptions {
 pub struct TerrainVolumes {
     quads: Vec<QuadTerrainVolumes>,
     triangles: usize,
+    index: QuadIndex,
+}
+
+/// The spatial index of a terrain's quads (module notes, "Index"): a [`FootprintGrid`]
+/// of each quad's volume floored at the index level, and the quads it cannot hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuadIndex {
+    grid: FootprintGrid,
+    floors: Vec<Real>,
+    unindexed: Vec<usize>,
+    level: Real,
+}
+
+impl QuadIndex {
+    /// The index level `Y_F` (world `y`, length units): a point at or above it that is
+    /// in the solid of an indexed quad `q` lies in `q`'s box in the grid.
+    pub fn level(&self) -> Real {
+        self.level
+    }
+
+    /// The grid; box `q` is quad `q`'s (not filed for an unindexed quad).
+    pub fn grid(&self) -> &FootprintGrid {
+        &self.grid
+    }
+
+    /// Quad `q`'s floor length `T_F(q)` (in units of its directions): a point of its
+    /// solid at or above [`QuadIndex::level`] has `t ≥ T_F(q)`. `None` for an unindexed
+    /// quad or an index out of range.
+    pub fn floor(&self, q: usize) -> Option<Real> {
+        self.floors.get(q).copied().filter(|t| t.is_finite())
+    }
+
+    /// The quads the grid does not hold (a corner direction not pointing up, `n · y ≤
+    /// 0`, or a box that is not finite): every part is tested against them.
+    pub fn unindexed(&self) -> &[usize] {
+        &self.unindexed
+    }
+
+    /// Builds the index of `quads` (module notes, "Index").
+    fn build(quads: &[QuadTerrainVolumes], depth: Real) -> Self {
+        let lowest = quads
+            .iter()
+            .flat_map(|q| q.levels.iter().flat_map(|l| l.cells.iter()))
+            .map(|c| c.aabb.mins.y - c.pad)
+            .fold(Real::INFINITY, Real::min);
+        let level = lowest - depth;
+        let mut floors = Vec::with_capacity(quads.len());
+        let mut boxes = Vec::with_capacity(quads.len());
+        let mut unindexed = Vec::new();
+        for (q, qv) in quads.iter().enumerate() {
+            // The coarsest cell spans the quad: its corners are the quad's.
+            let cell = &qv.levels[0].cells[0];
+            let mut floor = qv.min_sample;
+            for c in 0..4 {
+                let n = cell.directions[c];
+                floor = if n.y > 0.0 {
+                    floor.min((level - cell.corners[c].y) / n.y)
+                } else {
+                    Real::NAN
+                };
+            }
+            // A cushion for the rounding of the bound (it only deepens the floor).
+            let floor = floor - floor.abs() / 64.0;
+            let boxed = if floor.is_finite() {
+                cell.floored(floor).0
+            } else {
+                Aabb::new(Vector::splat(Real::NAN), Vector::splat(Real::NAN))
+            };
+            if boxed.mins.is_finite() && boxed.maxs.is_finite() {
+                floors.push(floor);
+            } else {
+                floors.push(Real::NAN);
+                unindexed.push(q);
+            }
+            boxes.push(boxed);
+        }
+        // Bins about the size of a typical quad's box.
+        let (mut sum, mut count) = (0.0, 0usize);
+        for b in boxes
+            .iter()
+            .filter(|b| b.mins.is_finite() && b.maxs.is_finite())
+        {
+            sum += (b.maxs.x - b.mins.x).max(b.maxs.z - b.mins.z);
+            count += 1;
+        }
+        let cell = sum / count.max(1) as Real;
+        Self {
+            grid: FootprintGrid::new(boxes, cell),
+            floors,
+            unindexed,
+            level,
+        }
+    }
 }
 
 impl TerrainVolumes {
@@ -283,6 +451,9 @@ impl TerrainVolumes {
         terrain: &DisplacedTerrain,
         options: &TerrainVolumesOptions,
     ) -> Result<Self, TerrainVolumesError> {
+        if !(options.index_depth.is_finite() && options.index_depth >= 0.0) {
+            return Err(TerrainVolumesError::BadIndexDepth(options.index_depth));
+        }
         let count = terrain.layout().quads().len();
         #[cfg(feature = "parallel")]
         let built: Vec<Result<QuadTerrainVolumes, TerrainVolumesError>> = {
@@ -297,10 +468,17 @@ impl TerrainVolumes {
             .map(|q| build_quad(terrain, q, options))
             .collect();
         let quads = built.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let index = QuadIndex::build(&quads, options.index_depth);
         Ok(Self {
             quads,
             triangles: terrain.triangles().len(),
+            index,
         })
+    }
+
+    /// The quads' spatial index.
+    pub fn index(&self) -> &QuadIndex {
+        &self.index
     }
 
     /// The quads' volumes, in the layout's order.
@@ -397,6 +575,15 @@ fn build_quad(
             })
     };
     let early_out = [early(0)?, early(1)?];
+    let footprint = |k: usize| {
+        MapFootprint::new(&terrain.triangles()[2 * q + k], &early_out[k]).ok_or(
+            TerrainVolumesError::EarlyOut {
+                quad: q,
+                triangle: 2 * q + k,
+            },
+        )
+    };
+    let footprints = [footprint(0)?, footprint(1)?];
     let corner_ids = [0, size, size * side, size * side + size].map(|k| k as usize);
     let centre = corner_ids.iter().map(|&k| node_p[k]).sum::<Point>() * 0.25;
     let reach = corner_ids
@@ -519,12 +706,17 @@ fn build_quad(
         b /= 2;
     }
     levels.push(texels);
+    // Every floor the detection uses is at most the quad's smallest sample.
+    for cell in levels.iter_mut().flat_map(|l| l.cells.iter_mut()) {
+        cell.upper = upper_planes(&cell.points, &cell.corners, &cell.directions, min_sample);
+    }
     Ok(QuadTerrainVolumes {
         quad,
         levels,
         node_p,
         node_n,
         early_out,
+        footprints,
         centre,
         reach,
         min_crossing,
@@ -611,6 +803,7 @@ fn padded_cell(
         points,
         pad,
         aabb,
+        upper: Vec::new(),
     })
 }
 
@@ -628,5 +821,6 @@ fn slab_cell((corners, directions, lo, hi): ([Point; 4], [Vector; 4], Real, Real
         points,
         pad: 0.0,
         aabb,
+        upper: Vec::new(),
     }
 }
