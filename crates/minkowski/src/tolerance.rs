@@ -30,8 +30,11 @@
 //!   distance lies in `[ℓ, |v|]`, which holds the margin). A stall on a flat face of `D`
 //!   (a tie) tilts the search direction by [`TIE_TILT`]. The outcome reaches callers as
 //!   one typed value, [`crate::query::gjk::GjkOutcome`].
-//! * **EPA** stops when its bounds meet within `ε_rel d + τ σ` ([`EPA_REL_TOLERANCE`]),
-//!   and treats a vertex less than `τ σ` above a face as seeing it.
+//! * **EPA** stops when its bounds meet within `ε_rel d + τ σ` ([`EPA_REL_TOLERANCE`]).
+//!   Its polytope is computed in f64 in every build, and a face is kept only when a new
+//!   vertex lies below it by more than that arithmetic's own floor,
+//!   [`EPA_VISIBILITY`]` σ`, not `τ σ`: the polytope's vertices are exact f64 copies of
+//!   the support points, so their rounding does not enter its convexity.
 //! * **Contact** hands a GJK run that stopped short of its tolerance within
 //!   [`NOISY_SEPARATION`]` σ` of touching to EPA, whose normals come from face edges
 //!   (GJK's direction at that length is rounding noise).
@@ -98,6 +101,22 @@ pub const TIE_TILT: Real = 1.4e-3;
 /// `r θ² / 2 ≈ 8 ε r`, within the touching floor.
 #[cfg(minkowski_f64)]
 pub const TIE_TILT: Real = 6e-8;
+
+/// How far below a face of EPA's polytope (relative to σ) a new vertex must lie for the
+/// face to be kept (`16 ε` of f64, in every build; [`crate::query::epa`]).
+///
+/// The polytope's arithmetic is f64 whatever [`Real`] is, on exact copies of the
+/// support points, so whether a point is above a face is decided to f64's rounding:
+/// that, not the support points' own precision, is what the visibility test must
+/// allow for. The f32 build once used its touching floor `τ σ` (16 ε of f32) here,
+/// which on a Minkowski difference only a few floors thick (a triangle 2.1e-3 tall
+/// against a disk 2000 wide and 5.9e-3 thick: a slab 8e-3 thick, floor 1.9e-3) treated
+/// a face that the new vertex lay 1.1e-3 below as seen, fanned a sliver face across the
+/// slab that failed the inversion guard, and stopped EPA on its first expansion with a
+/// depth of 1000 along the disk's radius instead of 5e-6 across it. In the f64 build
+/// this is the default `τ σ`, as before. (Whether `D` itself is flat is still judged
+/// against `τ σ`: that is a question about the support points.)
+pub const EPA_VISIBILITY: f64 = 16.0 * f64::EPSILON;
 
 /// Below this separation (relative to σ) a GJK run that did not converge is handed to
 /// EPA for its normal (`1024 ε`).

@@ -35,7 +35,10 @@
 //! shapes return in [`Real`]. Single-precision support points are accurate to ~1e-7,
 //! but as EPA converges on a curved surface they cluster, and the normal of a face with
 //! two nearly coincident corners amplifies their rounding by the ratio of its sides; in
-//! f32 that broke the polytope's convexity on long runs, in f64 it stays harmless.
+//! f32 that broke the polytope's convexity on long runs, in f64 it stays harmless. For
+//! the same reason a face counts as seen from a new vertex to f64's rounding
+//! ([`tolerance::EPA_VISIBILITY`]), not to the support points' precision: the polytope
+//! is the exact hull of the points it was given, however they were rounded.
 //!
 //! The polytope is a type of its own (`query/polytope.rs`: best face, expansion over the
 //! horizon, the guards, the answer of a face); this module is the query that drives it.
@@ -195,9 +198,9 @@ enum Start {
 /// (`abs_tol × scale`), where σ (`scale`, raised here by every support point found)
 /// covers all of `D` seen so far, not only GJK's points: GJK can end on a segment a few
 /// thousandths long across a disk a thousand wide, and a floor from that segment alone
-/// let EPA start on a slab thinner than its own visibility tolerance, which then removed
-/// every face (f32: a segment 2000 long inside a disk 0.0028 thick, answered 1000 deep
-/// in one order of the pair and touching in the other). A tetrahedron thinner than the
+/// let EPA start on a slab thinner than its own visibility tolerance (then the floor),
+/// which then removed every face (f32: a segment 2000 long inside a disk 0.0028 thick,
+/// answered 1000 deep in one order of the pair and touching in the other). A tetrahedron thinner than the
 /// floor is tested the same way across its largest face, whichever way it was built.
 fn grow<A: SupportMap, B: SupportMap>(
     pair: &Relative<A, B>,
@@ -409,7 +412,9 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
             status = EpaStatus::Converged;
             break;
         }
-        if !poly.expand(f, w, abs_tol * scale) {
+        // Visibility is decided to the polytope's own (f64) rounding; see
+        // `tolerance::EPA_VISIBILITY`.
+        if !poly.expand(f, w, tolerance::EPA_VISIBILITY * scale) {
             status = EpaStatus::NumericalLimit;
             break;
         }
@@ -485,9 +490,11 @@ const MAX_REFINE_TURN: Real = 0.5;
 /// `t` is a translation of B that leaves the shapes touching exactly when `t` lies on
 /// the boundary of `D = A ⊖ B` (then `t = a − b` for touching points `a`, `b`), and
 /// the depth is the least `‖t‖` of such points, attained where the outward normal of `D`
-/// is parallel to `t`. Starting from a unit `n` with known support value `h = h_D(n)`:
+/// is parallel to `t`. Starting from a unit `n` with known support value `h = h_D(n)`,
+/// first lowered by [`descend`]:
 ///
 /// ```text
+/// (n, h) ← descend(n, h)
 /// repeat
 ///     move B by h n: the shapes touch along n, or are apart (n not optimal)
 ///     GJK on the moved pair: closest points a, b' and normal n' (A → B)
@@ -514,6 +521,11 @@ const MAX_REFINE_TURN: Real = 0.5;
 /// fails; otherwise the most consistent answer seen within [`NORMAL_REFINEMENTS`] steps,
 /// with its witnesses moved by half of what `q` has off the normal each (so the identity
 /// holds exactly, and each point is off its shape by half the residual).
+///
+/// The loop's stop, "B moved by `h n` touches A", says that `h n` lies on `∂D` within
+/// `tol`, not that `n` is the normal there: where `D` is nearly round about the origin
+/// (a small shape at the centre of a large one) it holds for every `n` near the round
+/// part, which is why the descent runs first, on the support value itself.
 fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
     pair: &Relative<A, B>,
     hints: &mut [u32; 2],
@@ -521,9 +533,8 @@ fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
     h: Real,
     tol: Real,
 ) -> Option<Refined> {
-    let (mut n, mut h) = (n.try_normalize()?, h);
+    let (mut n, mut h, mut iterations) = descend(pair, hints, n.try_normalize()?, h);
     let mut best: Option<(Real, Refined)> = None;
-    let mut iterations = 0;
     for _ in 0..NORMAL_REFINEMENTS {
         let offset = n * h;
         let moved = pair.with_b_translated(offset);
@@ -595,6 +606,110 @@ fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
         r.iterations = iterations;
         r
     })
+}
+
+/// Steps of [`descend`] (each one GJK run on a separated pair and a line search).
+const DESCENT_STEPS: u32 = 32;
+
+/// The most halvings of a step of [`descend`] that did not lower the support value.
+const DESCENT_HALVINGS: u32 = 10;
+
+/// Lowers the support value `h_D(n)` of the unit direction `n` (`h` its value), a
+/// derivative-free descent on the sphere of directions; returns the lowest direction
+/// found, its support value and the support calls made.
+///
+/// Every `h_D(n)` bounds the depth from above, and the least of them over the unit
+/// sphere is the depth, so lowering it can only bring the answer nearer the truth. The
+/// search direction comes from a point clearly outside `D`: `p = 2 h n`, at least `h`
+/// beyond `D`'s supporting plane along `n`. GJK on B moved by `p` gives `n'`, the
+/// outward normal of `D` at the point nearest `p`; at the optimal normal `n* = q*/|q*|`
+/// (`q*` the nearest boundary point to the origin) the nearest point of `p` is `q*`
+/// itself and `n' = n*`. Elsewhere `n' − n` is a descent direction that also sees
+/// across a tie in the support map: where `D` is ruled (a cylinder's side, whose
+/// support along a radial direction is its whole generator), the support point's
+/// tangential part, the usual (sub)gradient, points along the generator, but the
+/// projection of `p` lands on the generator beside `p` and `n'` is the true normal
+/// there. Each step is a line search along `n' − n` on the support value itself:
+/// the step is doubled while the value falls, or halved until it falls; a step that
+/// lowers nothing ends the descent.
+///
+/// Why a clear distance: moved by `h n` alone, B touches A within the tolerance
+/// wherever `D` is nearly round about the origin, whatever `n`, and the direction GJK
+/// returns there is rounding; [`along_best_normal`]'s loop alone took that touch for
+/// convergence and stopped 0.27 rad off the best direction of a cone 0.07 long at the
+/// centre of a cylinder 2000 across (f64: 1000.0074 deep for 1000.0037). The
+/// distance `h` keeps GJK's direction accurate to its relative tolerance; a longer one
+/// would only shorten the steps (the projection of a far point turns less with `n`).
+fn descend<A: SupportMap + Copy, B: SupportMap + Copy>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    mut n: Vector,
+    mut h: Real,
+) -> (Vector, Real, u32) {
+    let mut iterations = 0;
+    let value = |m: Vector, hints: &mut [u32; 2], iterations: &mut u32| {
+        *iterations += 1;
+        pair.support_point_hinted(m, hints).w.dot(m)
+    };
+    for _ in 0..DESCENT_STEPS {
+        // (A NaN or a non-positive value stops here too.)
+        if !(h > 0.0 && h.is_finite()) {
+            break;
+        }
+        let moved = pair.with_b_translated(n * (2.0 * h));
+        // The moved pair's search starts where this one's is, without moving it.
+        let mut moved_hints = *hints;
+        let g = gjk::run(
+            &moved,
+            &mut moved_hints,
+            Mode::Distance,
+            &GjkOptions::default(),
+            None,
+        );
+        iterations += g.iterations;
+        if g.intersecting {
+            break;
+        }
+        let Some(target) = g.normal().try_normalize() else {
+            break;
+        };
+        let step = target - n;
+        if step == Vector::ZERO {
+            break;
+        }
+        let at = |k: Real| (n + step * k).try_normalize();
+        let mut found: Option<(Vector, Real)> = None;
+        // The whole step, then longer ones while the value falls (a NaN stops it).
+        let mut k: Real = 1.0;
+        while let Some(m) = at(k) {
+            let hm = value(m, hints, &mut iterations);
+            let lowest = found.map_or(h, |(_, v)| v);
+            if hm.partial_cmp(&lowest) != Some(core::cmp::Ordering::Less) {
+                break;
+            }
+            found = Some((m, hm));
+            k *= 2.0;
+            if k * step.length() > MAX_REFINE_TURN {
+                break;
+            }
+        }
+        // Or shorter ones until it falls.
+        if found.is_none() {
+            let mut k: Real = 0.5;
+            for _ in 0..DESCENT_HALVINGS {
+                let Some(m) = at(k) else { break };
+                let hm = value(m, hints, &mut iterations);
+                if hm < h {
+                    found = Some((m, hm));
+                    break;
+                }
+                k *= 0.5;
+            }
+        }
+        let Some((m, hm)) = found else { break };
+        (n, h) = (m, hm);
+    }
+    (n, h, iterations)
 }
 
 /// Penetration depth, normal and witness points of two convex shapes, with reusable
