@@ -537,16 +537,7 @@ fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
     let mut best: Option<(Real, Refined)> = None;
     for _ in 0..NORMAL_REFINEMENTS {
         let offset = n * h;
-        let moved = pair.with_b_translated(offset);
-        // The moved pair's search starts where this one's is, without moving it.
-        let mut moved_hints = *hints;
-        let g = gjk::run(
-            &moved,
-            &mut moved_hints,
-            Mode::Distance,
-            &GjkOptions::default(),
-            None,
-        );
+        let g = distance_with_b_moved(pair, hints, offset);
         iterations += g.iterations;
         let (pa, pb) = g.simplex.witnesses();
         let pb = pb - offset;
@@ -608,6 +599,23 @@ fn along_best_normal<A: SupportMap + Copy, B: SupportMap + Copy>(
     })
 }
 
+/// GJK distance on `pair` with B moved by `offset` (a probe of the refinements). The
+/// moved pair's search starts where `pair`'s is, without moving `pair`'s own hints.
+fn distance_with_b_moved<A: SupportMap + Copy, B: SupportMap + Copy>(
+    pair: &Relative<A, B>,
+    hints: &[u32; 2],
+    offset: Vector,
+) -> LocalGjk {
+    let mut moved_hints = *hints;
+    gjk::run(
+        &pair.with_b_translated(offset),
+        &mut moved_hints,
+        Mode::Distance,
+        &GjkOptions::default(),
+        None,
+    )
+}
+
 /// Steps of [`descend`] (each one GJK run on a separated pair and a line search).
 const DESCENT_STEPS: u32 = 32;
 
@@ -656,16 +664,7 @@ fn descend<A: SupportMap + Copy, B: SupportMap + Copy>(
         if !(h > 0.0 && h.is_finite()) {
             break;
         }
-        let moved = pair.with_b_translated(n * (2.0 * h));
-        // The moved pair's search starts where this one's is, without moving it.
-        let mut moved_hints = *hints;
-        let g = gjk::run(
-            &moved,
-            &mut moved_hints,
-            Mode::Distance,
-            &GjkOptions::default(),
-            None,
-        );
+        let g = distance_with_b_moved(pair, hints, n * (2.0 * h));
         iterations += g.iterations;
         if g.intersecting {
             break;
