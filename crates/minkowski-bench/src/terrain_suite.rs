@@ -73,8 +73,8 @@ pub struct Multires<'t> {
 
 impl Detector for Multires<'_> {
     fn name(&self) -> &str {
-        if self.options.vertex_cells_only {
-            "multiresolution, vertex cells (no GJK)"
+        if self.options.gjk_cells {
+            "multiresolution, GJK at the coarser cells (Alg 11)"
         } else {
             "multiresolution (§3.6)"
         }

@@ -547,8 +547,8 @@ fn multires_equals_brute_force_on_seeded_frames() {
         10,
     );
     report("heightfield", &c);
-    let vertex_cells = MultiresOptions {
-        vertex_cells_only: true,
+    let gjk_cells = MultiresOptions {
+        gjk_cells: true,
         ..MultiresOptions::default()
     };
     let d = run_frames_with(
@@ -556,9 +556,9 @@ fn multires_equals_brute_force_on_seeded_frames() {
         &SMALL_SKEWED_VOLUMES,
         4,
         20,
-        &vertex_cells,
+        &gjk_cells,
     );
-    report("skewed, optimised, vertex cells", &d);
+    report("skewed, optimised, GJK cells", &d);
     assert!(d.contacts > 50 && d.deep_contacts > 5, "{d:?}");
     // The frames reach the terrain: contacts, deep ones, and fewer projections.
     assert!(a.contacts > 100 && a.deep_contacts > 10, "{a:?}");
@@ -576,12 +576,12 @@ fn multires_equals_brute_force_on_a_thousand_frames() {
     let c = run_frames(&HEIGHTFIELD.terrain, &HEIGHTFIELD_VOLUMES, 1003, 200);
     report("heightfield", &c);
     assert_eq!(a.frames + b.frames + c.frames, 1000);
-    let vertex_cells = MultiresOptions {
-        vertex_cells_only: true,
+    let gjk_cells = MultiresOptions {
+        gjk_cells: true,
         ..MultiresOptions::default()
     };
-    let d = run_frames_with(&SKEWED.terrain, &SKEWED_VOLUMES, 1004, 300, &vertex_cells);
-    report("skewed, optimised, vertex cells", &d);
+    let d = run_frames_with(&SKEWED.terrain, &SKEWED_VOLUMES, 1004, 300, &gjk_cells);
+    report("skewed, optimised, GJK cells", &d);
 }
 
 /// Most parts far above the terrain: the early-out planes drop them, and the frame
@@ -617,14 +617,6 @@ fn far_above_parts_cost_few_backward_projections() {
         );
     }
     let refs: Vec<&[Point]> = parts.iter().map(|p| p.as_slice()).collect();
-    let (found, stages) = detect_multires_staged(
-        terrain,
-        &SMALL_SKEWED_VOLUMES,
-        &refs,
-        &MultiresOptions::default(),
-    )
-    .unwrap();
-    assert_eq!(found.keys(), brute_force(terrain, &refs));
     let n: u64 = refs.iter().map(|p| p.len() as u64).sum();
     let all = n * terrain.triangles().len() as u64;
     // The per-vertex baseline: each vertex against the triangles whose early-out planes
@@ -640,20 +632,31 @@ fn far_above_parts_cost_few_backward_projections() {
             }
         }
     }
-    println!(
-        "far above: {n} vertices, {} contacts; backward projections {} (baseline {baseline}, \
-         all {all}); {:?}; stages {stages:?}",
-        found.contacts.len(),
-        found.counters.backward_projections,
-        found.counters
-    );
-    assert!(found.counters.backward_projections * 50 < all);
-    assert!(found.counters.backward_projections < baseline);
-    assert!(found.counters.gjk_queries > 0 && found.counters.early_out_tests > 0);
-    assert_eq!(
-        stages.coarsest + stages.finer + stages.texel,
-        found.counters.volume_tests
-    );
+    // The default (vertex cells, no GJK) and the thesis's GJK at the coarser cells.
+    for gjk_cells in [false, true] {
+        let options = MultiresOptions {
+            gjk_cells,
+            ..MultiresOptions::default()
+        };
+        let (found, stages) =
+            detect_multires_staged(terrain, &SMALL_SKEWED_VOLUMES, &refs, &options).unwrap();
+        assert_eq!(found.keys(), brute_force(terrain, &refs));
+        println!(
+            "far above (gjk_cells {gjk_cells}): {n} vertices, {} contacts; backward \
+             projections {} (baseline {baseline}, all {all}); {:?}; stages {stages:?}",
+            found.contacts.len(),
+            found.counters.backward_projections,
+            found.counters
+        );
+        assert!(found.counters.backward_projections * 50 < all);
+        assert!(found.counters.backward_projections < baseline);
+        assert!(found.counters.early_out_tests > 0 && found.counters.vertex_tests > 0);
+        assert_eq!(found.counters.gjk_queries > 0, gjk_cells);
+        assert_eq!(
+            stages.coarsest + stages.finer + stages.texel,
+            found.counters.volume_tests
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------

@@ -259,11 +259,11 @@ fn main() -> ExitCode {
                 args.optimise,
                 built.as_secs_f64()
             );
-            let vertex_cells = m.with_options(MultiresOptions {
-                vertex_cells_only: true,
+            let gjk_cells = m.with_options(MultiresOptions {
+                gjk_cells: true,
                 ..MultiresOptions::default()
             });
-            Some((m, vertex_cells))
+            Some((m, gjk_cells))
         }
         Err(e) => {
             println!("Multiresolution volumes: build failed: {e}\n");
@@ -350,8 +350,8 @@ fn main() -> ExitCode {
             }
         }
         match &multires {
-            Some((m, vertex_cells)) => {
-                for m in [m, vertex_cells] {
+            Some((m, gjk_cells)) => {
+                for m in [m, gjk_cells] {
                     match measure(m, &parts, &oracle, args.reps) {
                         Ok(fig) => {
                             print_column(m.name(), Some(&fig));
