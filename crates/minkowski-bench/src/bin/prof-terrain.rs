@@ -14,9 +14,9 @@
 extern crate minkowski_f64 as minkowski;
 
 use minkowski::terrain::{
-    detect_multires, BackProjectionMethod, BaselineConfig, FrameKind, MultiresOptions,
-    PerVertexBaseline, SyntheticTerrain, SyntheticTerrainConfig, TerrainScene, TerrainVolumes,
-    TerrainVolumesOptions,
+    detect_multires_staged, BackProjectionMethod, BaselineConfig, DetectionCounters, FrameKind,
+    MultiresOptions, MultiresStages, PerVertexBaseline, SyntheticTerrain, SyntheticTerrainConfig,
+    TerrainScene, TerrainVolumes, TerrainVolumesOptions,
 };
 use minkowski::Point;
 use minkowski_bench::terrain_suite::frame_parts;
@@ -73,20 +73,29 @@ fn main() -> ExitCode {
         ..MultiresOptions::default()
     };
     let mut times = Vec::new();
-    let mut projections = 0u64;
+    let mut counters = DetectionCounters::default();
+    let mut stages = MultiresStages::default();
     for _ in 0..reps {
         for objects in &parts {
             let start = Instant::now();
             for object in objects {
                 let refs: Vec<&[Point]> = object.iter().map(Vec::as_slice).collect();
                 let found = if method == "baseline" {
-                    baseline.detect(&refs).map_err(|e| e.to_string())
+                    baseline
+                        .detect(&refs)
+                        .map(|d| (d, MultiresStages::default()))
+                        .map_err(|e| e.to_string())
                 } else {
-                    detect_multires(&terrain.terrain, &volumes, &refs, &options)
+                    detect_multires_staged(&terrain.terrain, &volumes, &refs, &options)
                         .map_err(|e| e.to_string())
                 };
                 match found {
-                    Ok(d) => projections += d.counters.backward_projections,
+                    Ok((d, s)) => {
+                        counters.add(&d.counters);
+                        stages.coarsest += s.coarsest;
+                        stages.finer += s.finer;
+                        stages.texel += s.texel;
+                    }
                     Err(e) => return fail("detection", e),
                 }
             }
@@ -94,11 +103,21 @@ fn main() -> ExitCode {
         }
     }
     times.sort_by(f64::total_cmp);
+    let per = |x: u64| x as f64 / times.len() as f64;
     println!(
-        "{method}: median {:.4} ms per frame, {:.1} backward projections per frame ({} frames)",
+        "{method}: median {:.4} ms per frame ({} frames); per frame: {:.1} backward \
+         projections, {:.1} early-out tests, {:.1} volume tests (coarsest {:.1}, finer {:.1}, \
+         texel {:.1}), {:.1} GJK, {:.1} texel vertex tests",
         times[times.len() / 2],
-        projections as f64 / times.len() as f64,
-        times.len()
+        times.len(),
+        per(counters.backward_projections),
+        per(counters.early_out_tests),
+        per(counters.volume_tests),
+        per(stages.coarsest),
+        per(stages.finer),
+        per(stages.texel),
+        per(counters.gjk_queries),
+        per(counters.vertex_tests),
     );
     ExitCode::SUCCESS
 }

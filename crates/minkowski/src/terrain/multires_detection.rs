@@ -113,6 +113,7 @@
 //! ```
 
 use super::displaced_terrain::{DisplacedTerrain, PointLocation};
+use super::map_footprint::MapBox;
 use super::terrain_contact::{TerrainDetection, VertexContact};
 use super::terrain_volumes::{aabb_of, PointHull, QuadTerrainVolumes, TerrainVolumes, VolumeCell};
 use super::BackProjectError;
@@ -274,6 +275,7 @@ pub fn detect_multires_staged(
         stack: Vec::new(),
         reached: Vec::new(),
         marks: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
+        maps: vec![None; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
     };
     let boxes: Vec<Option<Aabb>> = parts
         .iter()
@@ -330,6 +332,17 @@ struct PartJob<'a> {
     aabb: Aabb,
 }
 
+/// A texel-level cell being tested: its volume, its box floored at the part's floor,
+/// which of the quad's triangles it lies in, and its map cell.
+#[derive(Clone, Copy)]
+struct Texel<'a> {
+    cell: &'a VolumeCell,
+    grown: Aabb,
+    in_tri: [bool; 2],
+    ti: u32,
+    tj: u32,
+}
+
 /// The state of one detection pass.
 struct Pass<'a> {
     terrain: &'a DisplacedTerrain,
@@ -346,6 +359,11 @@ struct Pass<'a> {
     /// Per vertex of the current part: bit `k` when it is to be projected onto the
     /// current quad's triangle `k`.
     marks: Vec<u8>,
+    /// Per vertex of the current part, once it reaches a texel of the current quad: its
+    /// height over each triangle's base plane and its map box
+    /// ([`crate::terrain::MapFootprint::bound`]), which do not depend on the texel;
+    /// cleared per part and quad.
+    maps: Vec<Option<[(Real, MapBox); 2]>>,
 }
 
 impl Pass<'_> {
@@ -437,6 +455,9 @@ impl Pass<'_> {
         let hull = PointHull(part.vertices);
         let mut any = false;
         self.reached.clear();
+        for m in &mut self.maps[..part.vertices.len()] {
+            *m = None;
+        }
         // Vertex indices fit in u32: a part's vertices are a slice in memory, and more
         // than 2^32 of them is not a part any caller can build; clamp regardless.
         let count = u32::try_from(part.vertices.len()).unwrap_or(u32::MAX);
@@ -466,38 +487,18 @@ impl Pass<'_> {
             }
             let (from, to) = (from as usize, (from + len) as usize);
             if texel {
-                // 4. Each vertex against the texel volume floored at its own depth: in
-                // the volume's box, under its upper planes.
+                // 4. (Reached only when a quad's coarsest level is its texel level.)
                 let quad = qv.quad();
-                let (ti, tj) = (quad.s + cx, quad.t + cy);
+                let texel = Texel {
+                    cell,
+                    grown,
+                    in_tri,
+                    ti: quad.s + cx,
+                    tj: quad.t + cy,
+                };
                 for i in from..to {
                     let v = self.reached[i] as usize;
-                    let p = part.vertices[v];
-                    self.out.counters.vertex_tests += 1;
-                    if !grown.contains_point(p) {
-                        continue;
-                    }
-                    let mut h = [Real::INFINITY; 2];
-                    let mut bits = 0u8;
-                    for k in 0..2 {
-                        if !in_tri[k] {
-                            continue;
-                        }
-                        let (hk, map) = qv.footprints()[k].bound(p);
-                        if map.meets_cell(ti, tj) && map.meets_half(quad.s, quad.t, k) {
-                            h[k] = hk;
-                            bits |= 1 << k;
-                        }
-                    }
-                    if bits == 0 {
-                        continue;
-                    }
-                    let own = qv.floor_from_heights(h).max(floor);
-                    let (tight, margin, _) = cell.floored(own);
-                    if tight.contains_point(p) && cell.upper.iter().all(|u| u.excess(p) <= margin) {
-                        self.marks[v] |= bits;
-                        any = true;
-                    }
+                    any |= self.texel_vertex(qv, part, floor, &texel, v);
                 }
                 continue;
             }
@@ -537,6 +538,11 @@ impl Pass<'_> {
                     continue;
                 }
             }
+            if li + 2 == levels.len() {
+                // The children are texels: 4. vertex by vertex (below).
+                any |= self.texels(qv, part, floor, live, (cx, cy), start..self.reached.len());
+                continue;
+            }
             let start = start as u32;
             for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                 self.stack
@@ -544,6 +550,115 @@ impl Pass<'_> {
             }
         }
         any
+    }
+
+    /// Step 4 for the four texels under the cell `(cx, cy)` of the level above them,
+    /// with the vertices that reached that cell (`range` of `reached`), vertex by
+    /// vertex: a vertex is tested only at the texels its map box meets (a condition of
+    /// the test anyway), so most are tested once, and a texel no vertex maps into is
+    /// never opened. Whether any vertex was marked.
+    fn texels(
+        &mut self,
+        qv: &QuadTerrainVolumes,
+        part: &PartJob<'_>,
+        floor: Real,
+        live: [bool; 2],
+        (cx, cy): (u32, u32),
+        range: core::ops::Range<usize>,
+    ) -> bool {
+        let quad = qv.quad();
+        let Some(level) = qv.levels().last() else {
+            return false;
+        };
+        let per_side = level.per_side(quad.size);
+        // The four texels, opened when a vertex first maps into one: `None` not yet,
+        // `Some(None)` opened and missed by the part's box.
+        let mut opened: [Option<Option<Texel<'_>>>; 4] = [None; 4];
+        let mut any = false;
+        for i in range {
+            let v = self.reached[i] as usize;
+            let p = part.vertices[v];
+            let maps = self.map_boxes(qv, v, p);
+            for (c, (dx, dy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+                let (x, y) = (2 * cx + dx, 2 * cy + dy);
+                let in_tri = [live[0] && y <= x, live[1] && y >= x];
+                let (ti, tj) = (quad.s + x, quad.t + y);
+                let maps_in = (0..2).any(|k| {
+                    in_tri[k]
+                        && maps[k].1.meets_cell(ti, tj)
+                        && maps[k].1.meets_half(quad.s, quad.t, k)
+                });
+                if !maps_in {
+                    continue;
+                }
+                let texel = *opened[c].get_or_insert_with(|| {
+                    self.out.counters.volume_tests += 1;
+                    self.stages.texel += 1;
+                    let cell = &level.cells[(y * per_side + x) as usize];
+                    let (grown, _, _) = cell.floored(floor);
+                    grown.intersects(&part.aabb).then_some(Texel {
+                        cell,
+                        grown,
+                        in_tri,
+                        ti,
+                        tj,
+                    })
+                });
+                if let Some(texel) = texel {
+                    any |= self.texel_vertex(qv, part, floor, &texel, v);
+                }
+            }
+        }
+        any
+    }
+
+    /// Vertex `v`'s heights over the two base planes and map boxes
+    /// ([`crate::terrain::MapFootprint::bound`]), computed once per part and quad.
+    fn map_boxes(&mut self, qv: &QuadTerrainVolumes, v: usize, p: Point) -> [(Real, MapBox); 2] {
+        let footprints = qv.footprints();
+        *self.maps[v].get_or_insert_with(|| [footprints[0].bound(p), footprints[1].bound(p)])
+    }
+
+    /// Step 4 for one vertex and one texel: its map box must meet the texel and the
+    /// triangle's half of the quad, and the vertex must lie in the texel volume floored
+    /// at its own depth (in its box, under its upper planes). Marks it and says so.
+    fn texel_vertex(
+        &mut self,
+        qv: &QuadTerrainVolumes,
+        part: &PartJob<'_>,
+        floor: Real,
+        texel: &Texel<'_>,
+        v: usize,
+    ) -> bool {
+        let p = part.vertices[v];
+        self.out.counters.vertex_tests += 1;
+        if !texel.grown.contains_point(p) {
+            return false;
+        }
+        let quad = qv.quad();
+        let maps = self.map_boxes(qv, v, p);
+        let mut h = [Real::INFINITY; 2];
+        let mut bits = 0u8;
+        for k in 0..2 {
+            let (hk, map) = maps[k];
+            if texel.in_tri[k]
+                && map.meets_cell(texel.ti, texel.tj)
+                && map.meets_half(quad.s, quad.t, k)
+            {
+                h[k] = hk;
+                bits |= 1 << k;
+            }
+        }
+        if bits == 0 {
+            return false;
+        }
+        let own = qv.floor_from_heights(h).max(floor);
+        let (tight, margin, _) = texel.cell.floored(own);
+        if tight.contains_point(p) && texel.cell.upper.iter().all(|u| u.excess(p) <= margin) {
+            self.marks[v] |= bits;
+            return true;
+        }
+        false
     }
 }
 
