@@ -150,12 +150,16 @@ pub struct Penetration {
 #[derive(Debug, Default, Clone)]
 pub struct EpaWorkspace {
     polytope: Polytope,
+    /// Every direction EPA probed and its support value (for the refinement's starts
+    /// after an early stop).
+    probes: Vec<(DVec3, f64)>,
 }
 
 impl EpaWorkspace {
     /// Empty buffers (no allocation until first used).
     const EMPTY: EpaWorkspace = EpaWorkspace {
         polytope: Polytope::EMPTY,
+        probes: Vec::new(),
     };
 
     /// Empty buffers.
@@ -366,7 +370,11 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
     for p in &pts {
         scale = scale.max(p.w.length());
     }
-    let poly = &mut ws.polytope;
+    let EpaWorkspace {
+        polytope: poly,
+        probes,
+    } = ws;
+    probes.clear();
     if !poly.start(pts) {
         // The tetrahedron has a flat face: D is flat within rounding. Depth 0 along the
         // normal of its best-conditioned face.
@@ -403,6 +411,7 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         let ww = wide(w.w);
         scale = scale.max(ww.length());
         let h = face.n.dot(ww);
+        probes.push((face.n, h));
         if h < upper {
             upper = h;
             upper_normal = face.n;
@@ -440,7 +449,8 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         // still overlaps A, and its witnesses are those of a point inside. Answer along
         // the best normal found instead, where the depth is exactly its support value.
         let tol = (rel_tol * upper + abs_tol * scale) as Real;
-        if let Some(r) = along_best_normal(pair, hints, narrow(upper_normal), upper as Real, tol) {
+        let (start, h, spent) = lowest_start(pair, hints, probes, upper_normal, upper);
+        if let Some(r) = along_best_normal(pair, hints, start, h, tol) {
             // (The refined depth can sit a rounding below the face's bound.)
             return LocalEpa {
                 status,
@@ -451,7 +461,7 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
                 pa: r.pa,
                 pb: r.pb,
                 iterations,
-                refine_iterations: r.iterations,
+                refine_iterations: spent + r.iterations,
             };
         }
     }
@@ -466,6 +476,66 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         iterations,
         refine_iterations: 0,
     }
+}
+
+/// Most starts of [`lowest_start`].
+const REFINE_STARTS: usize = 6;
+
+/// Cosine of the least angle between two starts of [`lowest_start`] (about 0.2 rad).
+const START_SEPARATION_COS: f64 = 0.98;
+
+/// The start of the refinement after an early stop: the lowest direction that
+/// [`descend`] reaches from any of the [`REFINE_STARTS`] lowest probed directions at
+/// least 0.2 rad apart (EPA's best, `best` with value `best_h`, among them), with its
+/// support value and the support calls spent.
+///
+/// The depth is the least support value `h_D(n)` over the unit sphere, and that is not
+/// a convex problem: `h_D` restricted to the sphere can have several local minima (a
+/// box's three face normals; a small segment at the centre of a cylinder whose radius
+/// equals its half height has two on the horizontal circle, `1000 ± d`, at the two
+/// directions normal to the segment's shadow). EPA's polytope decides between them
+/// when it converges; when it stops at its bound on a nearly round `D` its faces
+/// have not told them apart, and a local descent from its best direction ends in the
+/// basin that direction happens to lie in (seen, f64: `1000 + d` in one order of the
+/// pair, `1000 − d` in the other). The probes EPA made are a sample of `h_D` over the
+/// sphere; descending from several of the lowest, spread apart, reaches the lowest
+/// basin they cover.
+fn lowest_start<A: SupportMap + Copy, B: SupportMap + Copy>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    probes: &mut [(DVec3, f64)],
+    best: DVec3,
+    best_h: f64,
+) -> (Vector, Real, u32) {
+    probes.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
+    let mut starts = [(best, best_h); REFINE_STARTS];
+    let mut count = 1;
+    for &(n, h) in probes.iter() {
+        if count == REFINE_STARTS {
+            break;
+        }
+        if h.is_finite()
+            && starts[..count]
+                .iter()
+                .all(|(m, _)| m.dot(n) < START_SEPARATION_COS)
+        {
+            starts[count] = (n, h);
+            count += 1;
+        }
+    }
+    let mut spent = 0;
+    let mut lowest = (narrow(best), best_h as Real);
+    for &(n, h) in &starts[..count] {
+        let Some(n) = narrow(n).try_normalize() else {
+            continue;
+        };
+        let (n, h, it) = descend(pair, hints, n, h as Real);
+        spent += it;
+        if h < lowest.1 {
+            lowest = (n, h);
+        }
+    }
+    (lowest.0, lowest.1, spent)
 }
 
 /// The answer of [`along_best_normal`] (A's frame): depth, unit normal, witnesses with
