@@ -12,7 +12,7 @@ use minkowski::support::SupportMap;
 use minkowski::{Pose, Real, Rotation, Vector};
 
 mod common;
-use common::{d3, Rng};
+use common::{d3, v3, Rng};
 
 /// Found by the oracle suite once convex shapes kept only their hull vertices: in f32,
 /// plain GJK's last reduction on a triangle about 1 wide, with the origin 1e-5 off its
@@ -759,19 +759,20 @@ fn segment_in_cylinder_depth(e: [glam::DVec3; 2], big: f64) -> f64 {
 #[test]
 #[allow(clippy::unnecessary_cast)] // f64 for the exact answer, needed in f32 builds only
 fn segment_near_a_cylinder_centre_gets_the_least_depth_in_both_orders() {
-    let at = Vector::splat(-44.194173824159265 as Real);
+    // (The fuzz input's numbers, in f64: `v3` rounds them in f32 builds.)
+    let at = v3(glam::DVec3::splat(-44.194173824159265));
     let mut cases = vec![(
         [
-            Vector::new(
+            v3(glam::DVec3::new(
                 -0.006482438752394526,
                 -0.00014405419449765614,
                 0.018150828506704672,
-            ),
-            Vector::new(
+            )),
+            v3(glam::DVec3::new(
                 0.005185951001915621,
                 -0.006482438752394526,
                 -0.006482438752394526,
-            ),
+            )),
         ],
         Pose::new(Rotation::from_xyzw(0.0, -1.0, -1.0, -1.0).normalize(), at).unwrap(),
         Pose::new(Rotation::from_xyzw(-1.0, -1.0, -1.0, -1.0).normalize(), at).unwrap(),
