@@ -18,7 +18,8 @@ use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, Quer
 use super::epa::{self, EpaOptions, EpaWorkspace};
 use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
 use super::pair::{
-    box_box, point_triangle, segment_segment, sphere_box, sphere_sphere, LocalContact,
+    box_box, point_triangle, segment_segment, segment_triangle, sphere_box, sphere_sphere,
+    LocalContact,
 };
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
@@ -79,6 +80,26 @@ fn analytic(
             let [a, b, c] = t.vertices();
             let k = point_triangle::contact(a, b, c, inv.transform_point(p.point()), ma)?;
             let k = with_margin_a(k, mb);
+            let back = LocalContact {
+                distance: k.distance,
+                normal: rel.transform_vector(k.normal),
+                point_a: rel.transform_point(k.point_a),
+                point_b: rel.transform_point(k.point_b),
+            };
+            Some((back.swapped(), ContactMethod::Analytic))
+        }
+        (CoreShape::Triangle(t), CoreShape::Segment(s)) => {
+            let [a, b, c] = t.vertices();
+            let (p, q) = (rel.transform_point(s.a()), rel.transform_point(s.b()));
+            let k = segment_triangle::contact(a, b, c, p, q, mb)?;
+            Some((with_margin_a(k, ma), ContactMethod::Analytic))
+        }
+        (CoreShape::Segment(s), CoreShape::Triangle(t)) => {
+            // Solve in B's frame, then bring back and swap roles.
+            let inv = rel.inverse();
+            let [a, b, c] = t.vertices();
+            let (p, q) = (inv.transform_point(s.a()), inv.transform_point(s.b()));
+            let k = with_margin_a(segment_triangle::contact(a, b, c, p, q, ma)?, mb);
             let back = LocalContact {
                 distance: k.distance,
                 normal: rel.transform_vector(k.normal),

@@ -24,6 +24,13 @@
 //! of its entry into their rectangles; descending nearest first and stopping at the first
 //! crossing gives the first hit. A block is entered only when the ray's box over the
 //! block's rectangle meets the block's height range.
+//!
+//! A ray from outside the solid first walks the cells it crosses one by one, from where
+//! it comes down to the field's highest sample (a 2D DDA, Amanatides & Woo 1987): a
+//! vertical ray needs the one cell under it, a steep one a few, where the hierarchy
+//! descends all its levels. After a bounded number of cells without a hit (a long,
+//! grazing ray) the hierarchy takes over from the start. Each cell is decided by the same
+//! crossing as in the hierarchy, over the same interval, so both give the same hit.
 
 use super::cast::{check_max_toi, CastError};
 use super::ray::{Ray, RayCast, RayHit, RayOptions};
@@ -117,9 +124,12 @@ fn cast_local(
     if inside && options.solid {
         return Some((0.0, -d.normalize(), true));
     }
-    // Looking for the first point where the ray is below the surface (from outside) or
-    // above it (from inside, a hollow field): `sign · f ≤ 0`.
-    let sign: Real = if inside { -1.0 } else { 1.0 };
+    // From outside, a short stretch of cells is walked; the hierarchy takes the rest.
+    if !inside {
+        if let Some(answer) = walk_cells(field, o, d, options.max_toi) {
+            return answer;
+        }
+    }
     let [sx, sz] = field.cell_size();
     let top = field.level_count() - 1;
     // Depth-first, at most 3 siblings waiting per level: a small stack.
@@ -178,54 +188,8 @@ fn cast_local(
             continue;
         }
         // A cell.
-        let (i, j) = (bi, bj);
-        // The side of the cell the ray enters through, as the outward normal of a solid
-        // beyond it (facing the ray).
-        let wall = |x_face: bool| {
-            if x_face {
-                Vector::new(-d.x.signum(), 0.0, 0.0)
-            } else {
-                Vector::new(0.0, 0.0, -d.z.signum())
-            }
-        };
-        if lo > hi {
-            // A hole: from inside, the ray leaves the solid where it enters the hole.
-            if inside {
-                return Some((t0, -wall(x_face), true));
-            }
-            continue;
-        }
-        let [h00, h10, h01, h11] = field.corners(i, j);
-        let p0 = o + d * t0;
-        let (u0, v0) = (
-            (p0.x / sx - j as Real).clamp(0.0, 1.0),
-            (p0.z / sz - i as Real).clamp(0.0, 1.0),
-        );
-        let (du, dv) = (d.x / sx, d.z / sz);
-        let b = h10 - h00;
-        let c = h01 - h00;
-        let e = h00 - h10 - h01 + h11;
-        let qa = -e * du * dv;
-        let qb = d.y - b * du - c * dv - e * (u0 * dv + v0 * du);
-        let qc = p0.y - bilinear(h00, h10, h01, h11, u0, v0);
-        let len = t1 - t0;
-        let (fa, fb, fc) = (sign * qa, sign * qb, sign * qc);
-        if fc <= 0.0 {
-            // Already on the sought side at the cell's entry: entering through a side of
-            // the field (or of a hole) from outside, or leaving the surface at once.
-            let n = if inside {
-                surface_normal(field, i, j, u0, v0)
-            } else if t0 > 0.0 {
-                wall(x_face)
-            } else {
-                -d.normalize()
-            };
-            return Some((t0, n, inside));
-        }
-        let root = first_root(fa, fb, fc, len);
-        if let Some(s) = root {
-            let (u, v) = ((u0 + du * s).clamp(0.0, 1.0), (v0 + dv * s).clamp(0.0, 1.0));
-            return Some((t0 + s, surface_normal(field, i, j, u, v), inside));
+        if let Some(hit) = cell_crossing(field, o, d, (bi, bj), (t0, t1, x_face), inside) {
+            return Some(hit);
         }
     }
     // From inside, never crossing the surface: the ray leaves through a side of the
@@ -241,6 +205,166 @@ fn cast_local(
         return (t1 <= options.max_toi).then_some((t1, n, true));
     }
     None
+}
+
+/// The first point of cell `(i, j)` (entered at `t0` through an x face when `x_face`,
+/// left at `t1`) where the ray is on the sought side of the surface: below it from
+/// outside, above it from `inside` (a hollow field). `None` when there is none in the
+/// cell (or it is a hole, seen from outside). The hit is `(time, outward normal,
+/// inside)`.
+fn cell_crossing(
+    field: &HeightField,
+    o: Vector,
+    d: Vector,
+    (i, j): (usize, usize),
+    (t0, t1, x_face): (Real, Real, bool),
+    inside: bool,
+) -> Option<(Real, Vector, bool)> {
+    // Looking for the first point where the ray is below the surface (from outside) or
+    // above it (from inside, a hollow field): `sign · f ≤ 0`.
+    let sign: Real = if inside { -1.0 } else { 1.0 };
+    let [sx, sz] = field.cell_size();
+    let [lo, hi] = field.block_range(0, i, j);
+    // The side of the cell the ray enters through, as the outward normal of a solid
+    // beyond it (facing the ray).
+    let wall = |x_face: bool| {
+        if x_face {
+            Vector::new(-d.x.signum(), 0.0, 0.0)
+        } else {
+            Vector::new(0.0, 0.0, -d.z.signum())
+        }
+    };
+    if lo > hi {
+        // A hole: from inside, the ray leaves the solid where it enters the hole.
+        return inside.then(|| (t0, -wall(x_face), true));
+    }
+    let [h00, h10, h01, h11] = field.corners(i, j);
+    let p0 = o + d * t0;
+    let (u0, v0) = (
+        (p0.x / sx - j as Real).clamp(0.0, 1.0),
+        (p0.z / sz - i as Real).clamp(0.0, 1.0),
+    );
+    let (du, dv) = (d.x / sx, d.z / sz);
+    let b = h10 - h00;
+    let c = h01 - h00;
+    let e = h00 - h10 - h01 + h11;
+    let qa = -e * du * dv;
+    let qb = d.y - b * du - c * dv - e * (u0 * dv + v0 * du);
+    let qc = p0.y - bilinear(h00, h10, h01, h11, u0, v0);
+    let len = t1 - t0;
+    let (fa, fb, fc) = (sign * qa, sign * qb, sign * qc);
+    if fc <= 0.0 {
+        // Already on the sought side at the cell's entry: entering through a side of
+        // the field (or of a hole) from outside, or leaving the surface at once.
+        let n = if inside {
+            surface_normal(field, i, j, u0, v0)
+        } else if t0 > 0.0 {
+            wall(x_face)
+        } else {
+            -d.normalize()
+        };
+        return Some((t0, n, inside));
+    }
+    let s = first_root(fa, fb, fc, len)?;
+    let (u, v) = ((u0 + du * s).clamp(0.0, 1.0), (v0 + dv * s).clamp(0.0, 1.0));
+    Some((t0 + s, surface_normal(field, i, j, u, v), inside))
+}
+
+/// The most cells [`walk_cells`] visits before it leaves the ray to the block hierarchy.
+/// Vertical rays cross one cell, steep ones a few: walking them costs a few cells where
+/// the hierarchy descends every level; a long grazing ray is the hierarchy's.
+const WALK_CELLS: usize = 64;
+
+/// The cells the ray crosses, walked one after the next in its order (a 2D DDA: from
+/// the cell of the entry point, to the neighbour across whichever side the ray leaves
+/// first, Amanatides & Woo, "A fast voxel traversal algorithm for ray tracing", 1987),
+/// from where it first comes down to the field's highest sample. For a ray from outside
+/// the solid. `None` when the walk does not apply (more than [`WALK_CELLS`] cells, or a
+/// cell the ray should cross that rounding says it misses): the caller's hierarchy decides then;
+/// else the answer, `Some(None)` for a miss. Each cell is decided as in the hierarchy
+/// ([`cell_crossing`], the same interval), so both give the same hit.
+fn walk_cells(
+    field: &HeightField,
+    o: Vector,
+    d: Vector,
+    max_toi: Real,
+) -> Option<Option<(Real, Vector, bool)>> {
+    let [w, dep] = field.extent();
+    let [sx, sz] = field.cell_size();
+    let top = field.level_count() - 1;
+    let [lo, hi] = field.block_range(top, 0, 0);
+    if lo > hi {
+        return Some(None);
+    }
+    // Below the highest sample only (from outside, the ray is above the surface
+    // elsewhere), within the field's rectangle.
+    let Some((_, below_top)) = axis_span(o.y, d.y, Real::NEG_INFINITY, hi) else {
+        return Some(None);
+    };
+    let Some((t_lo, t_hi, _)) = rect_span(o, d, [0.0, w, 0.0, dep], 0.0, max_toi) else {
+        return Some(None);
+    };
+    let t_lo = match axis_span(o.y, d.y, hi, Real::INFINITY) {
+        // Still above the highest sample until the ray comes down to it.
+        Some((_, t)) if d.y < 0.0 => t_lo.max(t),
+        _ => t_lo,
+    };
+    let t_hi = t_hi.min(below_top);
+    if t_lo > t_hi || t_lo.is_nan() || t_hi.is_nan() {
+        return Some(None);
+    }
+    let (cells_x, cells_z) = (field.cols() - 1, field.rows() - 1);
+    let p = o + d * t_lo;
+    let index = |x: Real, n: usize| (x.floor().max(0.0) as usize).min(n - 1);
+    let (mut i, mut j) = (index(p.z / sz, cells_z), index(p.x / sx, cells_x));
+    // A ray along a grid line (not moving across it) touches the cells on both sides of
+    // it: the hierarchy visits both.
+    let on_line = |x: Real, dir: Real, k: usize, s: Real, n: usize| {
+        dir == 0.0 && (k > 0 && k as Real * s >= x || k + 1 < n && (k + 1) as Real * s <= x)
+    };
+    if on_line(o.x, d.x, j, sx, cells_x) || on_line(o.z, d.z, i, sz, cells_z) {
+        return None;
+    }
+    for _ in 0..WALK_CELLS {
+        let rect = [
+            j as Real * sx,
+            (j + 1) as Real * sx,
+            i as Real * sz,
+            (i + 1) as Real * sz,
+        ];
+        let (t0, t1, x_face) = rect_span(o, d, rect, 0.0, max_toi)?;
+        let [clo, chi] = field.block_range(0, i, j);
+        let (y0, y1) = (o.y + d.y * t0, o.y + d.y * t1);
+        if clo <= chi && y0.min(y1) <= chi {
+            if let Some(hit) = cell_crossing(field, o, d, (i, j), (t0, t1, x_face), false) {
+                return Some(Some(hit));
+            }
+        }
+        if t1 >= t_hi {
+            return Some(None);
+        }
+        // To the neighbour across the side the ray leaves first (both at a corner).
+        let (_, bx) = axis_span(o.x, d.x, rect[0], rect[1])?;
+        let (_, bz) = axis_span(o.z, d.z, rect[2], rect[3])?;
+        if bx <= bz {
+            j = step(j, d.x, cells_x)?;
+        }
+        if bz <= bx {
+            i = step(i, d.z, cells_z)?;
+        }
+    }
+    None
+}
+
+/// The index after `k` in the direction of `dir`'s sign, `None` past `[0, n)`. (A
+/// step is only taken along an axis the ray moves on.)
+fn step(k: usize, dir: Real, n: usize) -> Option<usize> {
+    let next = if dir > 0.0 {
+        k.checked_add(1)?
+    } else {
+        k.checked_sub(1)?
+    };
+    (next < n).then_some(next)
 }
 
 /// The least `s` in `[0, len]` with `A s² + B s + C ≤ 0`, given `C > 0`.

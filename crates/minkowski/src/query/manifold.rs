@@ -819,17 +819,13 @@ pub(crate) fn reduced(
     size: Real,
 ) -> Manifold {
     let mut m = Manifold::empty(normal, status);
-    let order = |idx: &mut Vec<usize>| {
-        // The deepest first, the others in the order given.
-        if let Some(d) = (0..idx.len())
-            .min_by(|&x, &y| points[idx[x]].distance.total_cmp(&points[idx[y]].distance))
-        {
-            let first = idx.remove(d);
-            idx.insert(0, first);
+    // At most four indices: all the points, or the four that `reduce` keeps.
+    let mut idx = [0usize; MAX_MANIFOLD_POINTS];
+    let len = if points.len() <= MAX_MANIFOLD_POINTS {
+        for (k, slot) in idx.iter_mut().enumerate().take(points.len()) {
+            *slot = k;
         }
-    };
-    let mut idx: Vec<usize> = if points.len() <= MAX_MANIFOLD_POINTS {
-        (0..points.len()).collect()
+        points.len()
     } else {
         let cands: Vec<Candidate> = points
             .iter()
@@ -840,12 +836,18 @@ pub(crate) fn reduced(
             })
             .collect();
         let (keep, n) = reduce(&cands, normal, size);
-        let mut k = keep[..n].to_vec();
-        k.sort_unstable();
-        k
+        idx[..n].copy_from_slice(&keep[..n]);
+        idx[..n].sort_unstable();
+        n
     };
-    order(&mut idx);
-    for i in idx {
+    let idx = &mut idx[..len];
+    // The deepest first, the others in the order given.
+    if let Some(d) =
+        (0..idx.len()).min_by(|&x, &y| points[idx[x]].distance.total_cmp(&points[idx[y]].distance))
+    {
+        idx[..=d].rotate_right(1);
+    }
+    for &i in idx.iter() {
         m.push(points[i]);
     }
     m

@@ -9,8 +9,10 @@
 //!
 //! The triangles near B (its box, loosened by the margin, in the set's frame) are each
 //! a convex [`Triangle`] and go through the ordinary convex queries (closed forms, GJK,
-//! EPA). What a single triangle cannot know is its neighbours: a box sliding across a
-//! floor tiled into triangles meets their inner edges, and GJK/EPA against one triangle
+//! EPA; a box is first tested on its 13 separating axes with the triangle, and a gap
+//! above the margin skips the rest: `query/pair/box_triangle.rs`). What a single
+//! triangle cannot know is its neighbours: a box sliding across a floor tiled into
+//! triangles meets their inner edges, and GJK/EPA against one triangle
 //! answers with that edge's normal — sideways, against the motion. That is the ghost
 //! collision.
 //!
@@ -59,6 +61,12 @@
 //! keeps its point on B and is measured along the region's normal to its own triangle's
 //! plane.
 //!
+//! # Buffers
+//!
+//! The contact and manifold queries keep their working lists (the triangles near B, their
+//! contacts, the regions' points) in buffers of the calling thread, reused from one query
+//! to the next: once grown, a query allocates only the `Vec` it returns.
+//!
 //! # Casts
 //!
 //! A linear cast runs [`super::cast_shapes`] against each triangle the swept box meets,
@@ -70,11 +78,12 @@ use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, M
 use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
 use super::manifold::{self, Manifold, ManifoldPoint};
+use super::pair::box_triangle;
 use super::{ClosestPoints, Contact, QueryStatus};
 use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
-use crate::shape::{MeshTriangle, Shape, Triangle, TriangleSet};
+use crate::shape::{CoreShape, MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
 use crate::tolerance;
 use std::ops::ControlFlow;
@@ -342,7 +351,9 @@ fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
 }
 
 /// B's contact with triangle `t` of a set at `pose_t`, after the per-triangle rules;
-/// `None` when farther than `margin`.
+/// `None` when farther than `margin`. A contact snapped to the face leaves its clipped
+/// manifold in `snapped` (untouched otherwise).
+#[allow(clippy::too_many_arguments)] // the triangle, its placement, the shape's, the slot
 fn triangle_contact(
     set: &dyn TriangleSet,
     t: &MeshTriangle,
@@ -351,7 +362,11 @@ fn triangle_contact(
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
+    snapped: &mut Option<Manifold>,
 ) -> Outcome {
+    if box_apart(t, pose_t, b, pose_b, margin) {
+        return Outcome::Apart;
+    }
     let one_sided = set.one_sided();
     let Some(tri) = triangle_shape(t) else {
         return Outcome::Apart;
@@ -371,10 +386,13 @@ fn triangle_contact(
         classify(t, n)
     };
     if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
-        return Outcome::Kept(c, feature, side, None);
+        return Outcome::Kept(c, feature, side);
     }
     match face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin) {
-        Some((f, m)) => Outcome::Kept(f, TriangleFeature::Face, side, Some(Box::new(m))),
+        Some((f, m)) => {
+            *snapped = Some(m);
+            Outcome::Kept(f, TriangleFeature::Face, side)
+        }
         None => Outcome::Rejected(c, feature, side),
     }
 }
@@ -383,9 +401,9 @@ fn triangle_contact(
 enum Outcome {
     /// Farther apart than the margin.
     Apart,
-    /// A contact after the rules (its feature, the side, and the clipped manifold of a
-    /// contact snapped to its face).
-    Kept(Contact, TriangleFeature, Real, Option<Box<Manifold>>),
+    /// A contact after the rules (its feature and the side; the clipped manifold of a
+    /// contact snapped to its face is left in the caller's slot).
+    Kept(Contact, TriangleFeature, Real),
     /// A contact whose normal its feature cannot carry and with nothing of B over the
     /// face: left to the neighbours — unless no triangle keeps any contact (see
     /// `items`).
@@ -402,6 +420,52 @@ fn feature_corners(t: &MeshTriangle, pose: &Pose, feature: TriangleFeature) -> [
     }
 }
 
+/// The buffers of one query, kept from one query to the next (one set per thread, see
+/// [`with_workspace`]) so that a query allocates nothing once they have grown.
+struct Workspace {
+    /// The triangles near B: (triangle, its set's pose, the set).
+    near: Vec<(MeshTriangle, Pose, usize)>,
+    /// The triangle contacts after the rules.
+    items: Vec<Item>,
+    /// Corners of face contacts, and ends of edge contacts (the voiding pass).
+    voided: Vec<Point>,
+    edge_ends: Vec<Point>,
+    /// Per region: its normal, status and the set of its deepest point.
+    regions: Vec<(Vector, QueryStatus, usize)>,
+    /// The regions' points, each with its region's index.
+    points: Vec<(usize, ManifoldPoint)>,
+    /// One region's points at a time.
+    region: Vec<ManifoldPoint>,
+}
+
+impl Workspace {
+    const EMPTY: Workspace = Workspace {
+        near: Vec::new(),
+        items: Vec::new(),
+        voided: Vec::new(),
+        edge_ends: Vec::new(),
+        regions: Vec::new(),
+        points: Vec::new(),
+        region: Vec::new(),
+    };
+}
+
+thread_local! {
+    static WORKSPACE: std::cell::Cell<Workspace> = const { std::cell::Cell::new(Workspace::EMPTY) };
+}
+
+/// Runs `f` with this thread's buffers: moved out of the thread's slot (leaving empty
+/// ones, no allocation), used, and put back, so that a nested query (a support map that
+/// queries) or one during thread teardown starts from empty buffers instead of failing.
+fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
+    let mut ws = WORKSPACE
+        .try_with(|cell| cell.replace(Workspace::EMPTY))
+        .unwrap_or(Workspace::EMPTY);
+    let r = f(&mut ws);
+    let _ = WORKSPACE.try_with(|cell| cell.set(ws));
+    r
+}
+
 /// Every triangle contact of `b` (at `pose_b`) with the placed sets within `margin`
 /// (length ≥ 0; 0 for touching and penetrating contacts only), after the ghost-collision
 /// rules of the module notes, the voided features across all the sets included. The
@@ -416,23 +480,25 @@ pub fn contacts(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<TriangleContact> {
-    items(sets, b, pose_b, margin, options)
-        .into_iter()
-        .map(|i| i.out)
-        .collect()
+    with_workspace(|ws| {
+        items(sets, b, pose_b, margin, options, ws);
+        ws.items.iter().map(|i| i.out).collect()
+    })
 }
 
+/// The triangle contacts of [`contacts`], with what the manifolds need, into `ws.items`.
 fn items(
     sets: &[Placed<'_>],
     b: &Shape,
     pose_b: &Pose,
     margin: Real,
     options: &QueryOptions,
-) -> Vec<Item> {
+    ws: &mut Workspace,
+) {
     let margin = if margin > 0.0 { margin } else { 0.0 };
     let world = b.local_aabb().transformed(pose_b);
-    // (triangle, its set's pose, the set)
-    let mut near: Vec<(MeshTriangle, Pose, usize)> = Vec::new();
+    let near = &mut ws.near;
+    near.clear();
     for (s, (set, pose_s)) in sets.iter().enumerate() {
         let local = world.transformed(&pose_s.inverse());
         let slack = box_slack(&local, *set);
@@ -442,10 +508,11 @@ fn items(
             ControlFlow::Continue(())
         });
     }
-    stitch_rims(&mut near);
-    let mut out = Vec::new();
+    stitch_rims(near);
+    let out = &mut ws.items;
+    out.clear();
     let mut rejected: Option<Item> = None;
-    for (t, pose_s, s) in &near {
+    for (t, pose_s, s) in near.iter() {
         if beyond_plane(t, pose_s, b, pose_b, margin) {
             continue;
         }
@@ -461,9 +528,19 @@ fn items(
             side,
             manifold,
         };
-        match triangle_contact(sets[*s].0, t, pose_s, b, pose_b, margin, options) {
+        let mut snapped = None;
+        match triangle_contact(
+            sets[*s].0,
+            t,
+            pose_s,
+            b,
+            pose_b,
+            margin,
+            options,
+            &mut snapped,
+        ) {
             Outcome::Apart => {}
-            Outcome::Kept(c, feature, side, m) => out.push(item(c, feature, side, m.map(|m| *m))),
+            Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, snapped)),
             Outcome::Rejected(c, feature, side) => {
                 let deeper = rejected
                     .as_ref()
@@ -474,7 +551,7 @@ fn items(
             }
         }
     }
-    void_internal_features(&mut out, b, pose_b, margin);
+    void_internal_features(out, &mut ws.voided, &mut ws.edge_ends, b, pose_b, margin);
     // B touches the geometry but every contact was left to a neighbour that has none
     // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
     // edge's arc, and no face lies under B): keep the deepest such contact as it is,
@@ -482,7 +559,6 @@ fn items(
     if out.is_empty() {
         out.extend(rejected);
     }
-    out
 }
 
 /// Whether B lies wholly on one side of `t`'s plane, farther than `margin` (with a
@@ -497,6 +573,28 @@ fn beyond_plane(t: &MeshTriangle, pose_t: &Pose, b: &Shape, pose_b: &Pose, margi
     let scale = v0.abs().max(low.abs()).max(high.abs()).max_element();
     let slack = margin + tolerance::SLACK * 16.0 * EPSILON * scale;
     (low - v0).dot(n) > slack || (high - v0).dot(n) < -slack
+}
+
+/// Whether B is a box (or a rounded one) farther than `margin` from `t` along one of
+/// their separating axes ([`box_triangle`]): then the triangle's GJK is skipped. Exact:
+/// a gap along any axis is at most the distance (with a rounding allowance).
+fn box_apart(t: &MeshTriangle, pose_t: &Pose, b: &Shape, pose_b: &Pose, margin: Real) -> bool {
+    let (CoreShape::Cuboid(x), mb) = b.core() else {
+        return false;
+    };
+    let h = x.half_extents();
+    let rel = pose_b.inv_mul(pose_t);
+    let [p, q, r] = t.vertices.map(|v| rel.transform_point(v));
+    let scale = p
+        .abs()
+        .max(q.abs())
+        .max(r.abs())
+        .max(h)
+        .max(pose_b.translation().abs())
+        .max(pose_t.translation().abs())
+        .max_element();
+    let slack = margin + mb + tolerance::SLACK * 16.0 * EPSILON * scale;
+    box_triangle::separation(h, p, q, r) > slack
 }
 
 /// How far a query box (`local`, in the set's frame) is grown to cover the rounding of
@@ -546,24 +644,36 @@ fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize)]) {
 
 /// Module notes, 3: edge and vertex contacts on corners of face-contact triangles take
 /// their face normals.
-fn void_internal_features(items: &mut Vec<Item>, b: &Shape, pose_b: &Pose, margin: Real) {
+fn void_internal_features(
+    items: &mut Vec<Item>,
+    voided: &mut Vec<Point>,
+    edge_ends: &mut Vec<Point>,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) {
     if items.iter().all(|i| i.out.feature == TriangleFeature::Face) {
         return;
     }
     // Corners of face contacts void edges and vertices; the ends of edge contacts void
     // vertices (a vertex contact beside an edge contact through that vertex is the
     // edge's, seen from a triangle that ends there).
-    let voided: Vec<Point> = items
-        .iter()
-        .filter(|i| i.out.feature == TriangleFeature::Face)
-        .flat_map(|i| i.tri.vertices.map(|v| i.pose.transform_point(v)))
-        .collect();
-    let edge_ends: Vec<Point> = items
-        .iter()
-        .filter(|i| matches!(i.out.feature, TriangleFeature::Edge(_)))
-        .flat_map(|i| feature_corners(&i.tri, &i.pose, i.out.feature))
-        .flatten()
-        .collect();
+    voided.clear();
+    voided.extend(
+        items
+            .iter()
+            .filter(|i| i.out.feature == TriangleFeature::Face)
+            .flat_map(|i| i.tri.vertices.map(|v| i.pose.transform_point(v))),
+    );
+    edge_ends.clear();
+    edge_ends.extend(
+        items
+            .iter()
+            .filter(|i| matches!(i.out.feature, TriangleFeature::Edge(_)))
+            .flat_map(|i| feature_corners(&i.tri, &i.pose, i.out.feature))
+            .flatten(),
+    );
+    let (voided, edge_ends) = (&*voided, &*edge_ends);
     let is_voided = |p: Option<Point>| p.is_none_or(|p| voided.iter().any(|&v| same_corner(p, v)));
     let is_edge_end =
         |p: Option<Point>| p.is_some_and(|p| edge_ends.iter().any(|&v| same_corner(p, v)));
@@ -611,9 +721,13 @@ pub fn contact(
     margin: Real,
     options: &QueryOptions,
 ) -> Option<TriangleContact> {
-    contacts(&[(set, *pose_set)], b, pose_b, margin, options)
-        .into_iter()
-        .min_by(|x, y| x.contact.distance.total_cmp(&y.contact.distance))
+    with_workspace(|ws| {
+        items(&[(set, *pose_set)], b, pose_b, margin, options, ws);
+        ws.items
+            .iter()
+            .map(|i| i.out)
+            .min_by(|x, y| x.contact.distance.total_cmp(&y.contact.distance))
+    })
 }
 
 /// The contact manifolds of `b` (at `pose_b`) with the placed sets: one per touching
@@ -629,10 +743,13 @@ pub fn manifolds(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<Manifold> {
-    manifolds_tagged(sets, b, pose_b, margin, options)
-        .into_iter()
-        .map(|(_, m)| m)
-        .collect()
+    with_workspace(|ws| {
+        items(sets, b, pose_b, margin, options, ws);
+        regions_of(ws, b, pose_b, margin)
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect()
+    })
 }
 
 /// [`manifolds`], each with the set of its deepest point (an index into `sets`).
@@ -643,13 +760,32 @@ pub fn manifolds_tagged(
     margin: Real,
     options: &QueryOptions,
 ) -> Vec<(usize, Manifold)> {
-    let mut items = items(sets, b, pose_b, margin, options);
+    with_workspace(|ws| {
+        items(sets, b, pose_b, margin, options, ws);
+        regions_of(ws, b, pose_b, margin)
+    })
+}
+
+/// The regions of the triangle contacts in `ws.items` (module notes), with the set of
+/// each one's deepest point.
+fn regions_of(
+    ws: &mut Workspace,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Vec<(usize, Manifold)> {
+    let Workspace {
+        items,
+        regions,
+        points,
+        region,
+        ..
+    } = ws;
     items.sort_by(|x, y| x.out.contact.distance.total_cmp(&y.out.contact.distance));
-    // (normal, status, points) per region.
-    // (normal, status, points, the set of the deepest) per region.
-    let mut regions: Vec<(Vector, QueryStatus, Vec<ManifoldPoint>, usize)> = Vec::new();
+    regions.clear();
+    points.clear();
     let mut size: Real = 0.0;
-    for i in &items {
+    for i in items.iter() {
         let Some(tri) = triangle_shape(&i.tri) else {
             continue;
         };
@@ -672,7 +808,7 @@ pub fn manifolds_tagged(
         {
             Some(r) => r,
             None => {
-                regions.push((normal, m.status, Vec::new(), i.out.set));
+                regions.push((normal, m.status, i.out.set));
                 regions.len() - 1
             }
         };
@@ -702,19 +838,26 @@ pub fn manifolds_tagged(
                 (p.point_b - p.point_a).dot(n)
             };
             size = size.max(p.point_b.abs().max_element());
-            regions[r].2.push(ManifoldPoint {
-                point_a: p.point_b - n * distance,
-                point_b: p.point_b,
-                distance,
-                feature: p.feature ^ tag,
-            });
+            points.push((
+                r,
+                ManifoldPoint {
+                    point_a: p.point_b - n * distance,
+                    point_b: p.point_b,
+                    distance,
+                    feature: p.feature ^ tag,
+                },
+            ));
         }
     }
-    regions
-        .into_iter()
-        .filter(|r| !r.2.is_empty())
-        .map(|(n, status, points, set)| (set, manifold::reduced(n, status, &points, size)))
-        .collect()
+    let mut out = Vec::with_capacity(regions.len());
+    for (r, &(n, status, set)) in regions.iter().enumerate() {
+        region.clear();
+        region.extend(points.iter().filter(|p| p.0 == r).map(|p| p.1));
+        if !region.is_empty() {
+            out.push((set, manifold::reduced(n, status, region, size)));
+        }
+    }
+    out
 }
 
 /// Whether `b` (at `pose_b`) overlaps or touches a triangle of `set` (at `pose_set`).

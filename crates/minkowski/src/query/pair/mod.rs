@@ -5,8 +5,10 @@
 //! world frame).
 
 pub(crate) mod box_box;
+pub(crate) mod box_triangle;
 pub(crate) mod point_triangle;
 pub(crate) mod segment_segment;
+pub(crate) mod segment_triangle;
 pub(crate) mod sphere_box;
 pub(crate) mod sphere_sphere;
 
