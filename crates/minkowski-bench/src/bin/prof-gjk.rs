@@ -4,7 +4,8 @@
 //! ```text
 //! prof-gjk [CLASS] [PLACEMENT] [QUERY] [SECONDS]
 //! ```
-//! CLASS as the report names it (`"hull 32"`, default `cylinder–cone`), PLACEMENT
+//! CLASS as the report names it (`"hull 32"`, default `cylinder–cone`; `hull N` for any
+//! N), PLACEMENT
 //! `separated|near-touching|shallow|deep` (default separated), QUERY
 //! `intersect|distance|penetration` (default distance).
 
@@ -31,7 +32,13 @@ fn main() {
         _ => Query::Distance,
     };
     let seconds: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(3.0);
-    let Some(class) = suite::classes().into_iter().find(|c| c.name == class_name) else {
+    // Any `hull N` is accepted, also sizes the report leaves out (threshold searches).
+    let sized = class_name
+        .strip_prefix("hull ")
+        .and_then(|n| n.parse().ok())
+        .map(suite::hull_class);
+    let Some(class) = sized.or_else(|| suite::classes().into_iter().find(|c| c.name == class_name))
+    else {
         eprintln!("no class {class_name}");
         std::process::exit(2);
     };

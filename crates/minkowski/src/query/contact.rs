@@ -72,7 +72,8 @@ pub enum ContactMethod {
     /// A closed form (sphere–sphere, sphere–box, segment cores, a half-space against a
     /// convex shape).
     Analytic,
-    /// Box–box separating axis test.
+    /// Separating axis test: box–box, or two hulls of at most
+    /// [`SAT_CONTACT_MAX_VERTICES`](crate::shape::SAT_CONTACT_MAX_VERTICES) vertices.
     Sat,
     /// GJK on the shapes' cores.
     Gjk,

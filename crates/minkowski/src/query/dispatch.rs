@@ -8,7 +8,12 @@
 //! 2. a plain box and a point core (box–sphere): closed form;
 //! 3. two plain boxes, for `contact`: the separating axis test, exact depth and
 //!    witnesses; GJK when an axis separates them;
-//! 4. anything else: GJK on the cores, then EPA on the cores when they overlap; the
+//! 4. anything else: GJK on the cores, then EPA on the cores when they overlap (two
+//!    hulls of at most
+//!    [`SAT_CONTACT_MAX_VERTICES`](crate::shape::SAT_CONTACT_MAX_VERTICES) vertices
+//!    without margins that GJK finds overlapping: the separating axis test with
+//!    Gauss-map pruning of the edge pairs instead, which hands touching pairs and
+//!    non-unique witnesses on to EPA); the
 //!    margins are added back exactly (the depth of `X ⊕ ball(r)` is the depth of `X`
 //!    plus `r`).
 //!
@@ -18,8 +23,8 @@ use super::contact::{ClosestPoints, Contact, ContactMethod, DistanceOutput, Quer
 use super::epa::{self, EpaOptions, EpaWorkspace};
 use super::gjk::{self, GjkCache, GjkOptions, GjkOutcome, LocalGjk, Mode};
 use super::pair::{
-    box_box, point_triangle, segment_segment, segment_triangle, sphere_box, sphere_sphere,
-    LocalContact,
+    box_box, point_triangle, polytope_polytope, segment_segment, segment_triangle, sphere_box,
+    sphere_sphere, LocalContact,
 };
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
@@ -568,6 +573,19 @@ pub(crate) fn contact_in(
         }
         _ => None,
     });
+    // Two small hulls without margins: once GJK finds them overlapping, the separating
+    // axis test instead of EPA, when it finds them overlapping with unique witnesses
+    // (else EPA). After GJK, not before: separated and touching pairs, the common case
+    // of a broad phase's candidates and of resting contact, cost what they did (SAT
+    // first measured +0.1 µs separated and +0.36 µs near touching on 8-point hulls).
+    let small_hulls_sat = || match (&ca, &cb) {
+        (CoreShape::Convex(x), CoreShape::Convex(y)) if ma == 0.0 && mb == 0.0 => {
+            let (fx, fy) = (x.features()?, y.features()?);
+            let rot = Matrix3::from_quat(rel.rotation());
+            polytope_polytope::contact(x, fx, y, fy, rot, rel.translation())
+        }
+        _ => None,
+    };
     if let Some((c, method)) = closed {
         let (distance, normal, point_a, point_b) = to_world(c, pose_a);
         let floor = touch_floor(options, analytic_scale(a, b, &rel));
@@ -602,10 +620,21 @@ pub(crate) fn contact_in(
         // coordinates of 1e3, has a normal that is noise), and EPA decides.
         let floor = touch_floor(options, sigma);
         let uncertified_touch = outcome == GjkOutcome::Touching && g.best_separation < -floor;
-        let (mut c, status, method, iterations, bounds) = if outcome == GjkOutcome::Overlapping
-            || noisy
-            || uncertified_touch
-        {
+        let sat = if outcome == GjkOutcome::Overlapping && !noisy {
+            small_hulls_sat()
+        } else {
+            None
+        };
+        let (mut c, status, method, iterations, bounds) = if let Some(k) = sat {
+            // (The contact is in A's frame, as GJK's and EPA's are.)
+            (
+                k,
+                QueryStatus::Converged,
+                ContactMethod::Sat,
+                g.iterations,
+                (k.distance, k.distance),
+            )
+        } else if outcome == GjkOutcome::Overlapping || noisy || uncertified_touch {
             let e = match workspace {
                 Some(ws) => epa::run(&pair, hints, &g, epa_opts, ws),
                 None => epa::with_thread_workspace(|ws| epa::run(&pair, hints, &g, epa_opts, ws)),

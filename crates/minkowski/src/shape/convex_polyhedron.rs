@@ -27,6 +27,8 @@ use crate::hull::{quickhull3d, ConvexHull, HullError};
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
+use super::polyhedron_features::PolyhedronFeatures;
+
 /// Hulls with at least this many vertices use hill climbing; smaller ones scan.
 pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
@@ -53,6 +55,9 @@ pub struct ConvexPolyhedron {
     /// cube map ([`cube_cell`]), so that every search starts next to its answer (empty
     /// when the support map scans).
     starts: Arc<[u32]>,
+    // --- Separating-axis features (issue 16): face planes and edges with their faces,
+    // for hulls of at most `SAT_CONTACT_MAX_VERTICES` vertices (`None` otherwise).
+    features: Option<Arc<PolyhedronFeatures>>,
 }
 
 /// Cells along each side of a face of the start table's cube map (6 × 8 × 8 = 384
@@ -117,6 +122,13 @@ impl ConvexPolyhedron {
         Ok(Self::from_hull(quickhull3d(&points)?))
     }
 
+    /// The face planes and edges the separating axis test uses, for a solid hull of at
+    /// most [`SAT_CONTACT_MAX_VERTICES`](super::SAT_CONTACT_MAX_VERTICES)
+    /// vertices; `None` otherwise.
+    pub(crate) fn features(&self) -> Option<&PolyhedronFeatures> {
+        self.features.as_deref()
+    }
+
     /// The polyhedron of an already built hull.
     pub fn from_hull(hull: ConvexHull) -> Self {
         let vertices = hull.vertices();
@@ -129,6 +141,7 @@ impl ConvexPolyhedron {
             hi = hi.max(*p);
         }
         let radius = super::farthest(vertices);
+        let features = PolyhedronFeatures::new(&hull).map(Arc::new);
         let mut shape = Self {
             center,
             aabb: Aabb::new(lo, hi),
@@ -136,6 +149,7 @@ impl ConvexPolyhedron {
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
             hull: Arc::new(hull),
             starts: Arc::new([]),
+            features,
         };
         if shape.climb {
             // Each cell climbs from the previous cell's answer (its neighbour on the

@@ -7,6 +7,7 @@
 pub(crate) mod box_box;
 pub(crate) mod box_triangle;
 pub(crate) mod point_triangle;
+pub(crate) mod polytope_polytope;
 pub(crate) mod segment_segment;
 pub(crate) mod segment_triangle;
 pub(crate) mod sphere_box;
