@@ -243,6 +243,14 @@ pub const RAY_GRAZING: Real = 3.5e-4;
 #[cfg(minkowski_f64)]
 pub const RAY_GRAZING: Real = 1.5e-8;
 
+/// The steepest and flattest cones the closed-form ray cast takes
+/// ([`crate::query::cast_ray`]): their slope `k = radius / (2 half_height)` must satisfy
+/// `1/K ≤ k ≤ K` with `K` this bound (1e6). Beyond it (needles, discs, and the
+/// degenerate `half_height = 0` or `radius = 0`) the quadric's coefficient `k²` spans 24
+/// decades against the line's, which overflows f32 and leaves the shape's extent to
+/// rounding; the GJK ray cast answers them instead.
+pub const CONE_RAY_MAX_SLOPE: Real = 1e6;
+
 /// How flat a base triangle of displaced terrain ([`crate::terrain::BaseTriangle`]) may be,
 /// and how close to its plane a projection direction may lie, before it is refused: the
 /// sine of the angle between its edges (`|E1 × E2| / (|E1| |E2|)`), and of the angle

@@ -997,3 +997,267 @@ fn compound_rays_equal_the_nearest_part() {
     }
     assert!(hits > 100, "{hits}");
 }
+
+/// One ray with both `solid` values against the oracle ([`check_ray`]); when the case is
+/// too close to grazing for the time to be judged, the answer must still be consistent:
+/// a hit lies on the shape within the tolerance, and a ray the oracle keeps clear of the
+/// shape by more than the tolerance misses. Rays named "touching…" (lying in a face's
+/// plane) get only these checks. Returns whether `check_ray` judged both answers.
+fn check_special_ray(
+    shape: &Shape,
+    placed: &Placed,
+    pose: &Pose,
+    ray: &Ray,
+    size: f64,
+    what: &str,
+) -> bool {
+    let mut judged = true;
+    for solid in [true, false] {
+        // A ray touching the shape along a face is decided by rounding: either answer.
+        let touching = what.starts_with("touching");
+        if !touching && check_ray(shape, placed, pose, ray, size, solid).is_some() {
+            continue;
+        }
+        judged = false;
+        let opts = RayOptions {
+            solid,
+            ..Default::default()
+        };
+        let got = cast_ray(shape, pose, ray, &opts).unwrap();
+        let (o, d) = (d3(ray.origin), d3(ray.dir));
+        let t_max = 8.0 * size / d.length();
+        let clear = min_of(|t| placed.outside_distance(o + d * t), t_max);
+        let scale = 5.0 * size;
+        if let Some(h) = got.hit {
+            let p = o + d * h.toi as f64;
+            assert!(
+                placed.outside_distance(p) <= tol(scale),
+                "{what} {shape:?} {ray:?} solid {solid}: grazing hit {p} is {} outside",
+                placed.outside_distance(p)
+            );
+        }
+        if clear > tol(scale) {
+            assert!(
+                got.hit.is_none(),
+                "{what} {shape:?} {ray:?}: the oracle stays {clear} away, got {got:?}"
+            );
+        }
+    }
+    judged
+}
+
+/// The cone's closed form (query/ray_cone.rs) on the rays that exercise its branches,
+/// at three scales, against the f64 distance oracle: along the axis from above (the
+/// apex), from below (the base's centre) and from inside; parallel to a generator
+/// (`a = 0` in the quadric) outside and inside the side; steeper and flatter than the
+/// side (`a < 0`, `a > 0`); parallel to the base, just inside and just outside it;
+/// through the base's rim; tangent to the side; from inside in random directions.
+#[test]
+fn cone_rays_match_the_oracle_on_every_branch() {
+    let mut rng = Rng::new(0xc0e);
+    let mut judged = 0;
+    let mut total = 0;
+    for case in 0..60 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let (h, rad) = (r(size * rng.range(0.3, 1.0)), r(size * rng.range(0.3, 1.0)));
+        let shape = Shape::from(minkowski::shape::Cone::new(h, rad).unwrap());
+        let pose = random_pose(&mut rng, 3.0 * size);
+        let placed = Placed::new(OShape::Cone(h as f64, rad as f64), &pose);
+        let (hd, rd) = (h as f64, rad as f64);
+        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
+        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
+        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let phi = rng.range(0.0, std::f64::consts::TAU);
+        let radial = DVec3::new(phi.cos(), 0.0, phi.sin());
+        // The generator through the rim point at angle phi, from the rim to the apex.
+        let gen = DVec3::new(0.0, hd, 0.0) - (radial * rd - DVec3::new(0.0, hd, 0.0));
+        let gen = gen.normalize();
+        let side_out = DVec3::new(2.0 * hd * radial.x, rd, 2.0 * hd * radial.z).normalize();
+        let mid_side = radial * (0.5 * rd);
+        let tangent = DVec3::new(-radial.z, 0.0, radial.x);
+        let s = rng.range(0.5, 2.0);
+        let mut rays = vec![
+            (
+                "axis from above",
+                ray(DVec3::new(0.0, 3.0 * hd, 0.0), -DVec3::Y * s),
+            ),
+            (
+                "axis from below",
+                ray(DVec3::new(0.0, -3.0 * hd, 0.0), DVec3::Y * s),
+            ),
+            (
+                "axis from inside up",
+                ray(DVec3::new(0.0, -0.2 * hd, 0.0), DVec3::Y * s),
+            ),
+            (
+                "axis from inside down",
+                ray(DVec3::new(0.0, 0.2 * hd, 0.0), -DVec3::Y * s),
+            ),
+            (
+                "parallel to a generator, outside",
+                ray(
+                    mid_side + side_out * 0.05 * size - gen * 3.0 * size,
+                    gen * s,
+                ),
+            ),
+            (
+                "parallel to a generator, inside",
+                ray(
+                    mid_side - side_out * 0.05 * size - gen * 3.0 * size,
+                    gen * s,
+                ),
+            ),
+            (
+                "parallel to the base, inside",
+                ray(
+                    DVec3::new(0.0, -hd + 0.05 * size, 0.0) - radial * 3.0 * size,
+                    radial * s,
+                ),
+            ),
+            (
+                "parallel to the base, outside",
+                ray(
+                    DVec3::new(0.0, -hd - 0.05 * size, 0.0) - radial * 3.0 * size,
+                    radial * s,
+                ),
+            ),
+            (
+                "through the rim",
+                ray(radial * rd * 3.0 + DVec3::new(0.0, 0.5 * size, 0.0), {
+                    let to = radial * rd - DVec3::new(0.0, hd, 0.0);
+                    (to - (radial * rd * 3.0 + DVec3::new(0.0, 0.5 * size, 0.0))) * s
+                }),
+            ),
+            (
+                "tangent to the side",
+                ray(
+                    mid_side + DVec3::new(0.0, 0.0, 0.0) - tangent * 3.0 * size,
+                    tangent * s,
+                ),
+            ),
+        ];
+        // Steep and flat rays at a random point of the side.
+        for slope in [0.2, 5.0] {
+            let aim = radial * rng.range(0.0, 0.9) * rd + DVec3::new(0.0, rng.range(-hd, 0.0), 0.0);
+            let dir = (DVec3::new(radial.z, -slope, -radial.x) + radial * 0.3).normalize();
+            rays.push(("steep or flat", ray(aim - dir * 3.0 * size, dir * s)));
+        }
+        for _ in 0..3 {
+            let c = DVec3::new(0.0, -0.3 * hd, 0.0) + rng.dir() * 0.1 * size.min(hd);
+            rays.push(("from inside", ray(c, rng.dir() * s)));
+        }
+        for (what, ray) in &rays {
+            total += 1;
+            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
+                judged += 1;
+            }
+        }
+    }
+    // Most special rays are judged on time (the tangent ones are not).
+    assert!(judged * 10 > total * 7, "{judged} of {total}");
+    // Needles and discs beyond CONE_RAY_MAX_SLOPE go to the GJK ray cast: same rules.
+    for case in 0..12 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let (h, rad) = if case % 2 == 0 {
+            (r(size * 0.8), r(size * 1e-7))
+        } else {
+            (r(size * 1e-7), r(size * 0.8))
+        };
+        let shape = Shape::from(minkowski::shape::Cone::new(h, rad).unwrap());
+        let pose = random_pose(&mut rng, 3.0 * size);
+        let placed = Placed::new(OShape::Cone(h as f64, rad as f64), &pose);
+        for _ in 0..4 {
+            let ray = random_ray(&mut rng, &placed, size);
+            check_special_ray(&shape, &placed, &pose, &ray, size, "needle or disc");
+        }
+    }
+}
+
+/// The hull's plane clipping (query/cyrus_beck.rs) on the rays that exercise it, at
+/// three scales, against the f64 distance oracle (exact for polytopes): through
+/// vertices, through edge midpoints, at face centres along the normal, parallel to a
+/// face just inside and just outside it, from inside; on a box's hull (parallel faces,
+/// axis-aligned rays after the pose) and on random hulls.
+#[test]
+fn hull_rays_match_the_oracle_on_vertices_edges_and_faces() {
+    let mut rng = Rng::new(0xcb91);
+    let mut judged = 0;
+    let mut total = 0;
+    for case in 0..60 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let pts: Vec<Vector> = if case % 2 == 0 {
+            let e = DVec3::new(
+                rng.range(0.3, 1.0),
+                rng.range(0.3, 1.0),
+                rng.range(0.3, 1.0),
+            );
+            (0..8)
+                .map(|i| {
+                    let s = |b: usize| if i >> b & 1 == 1 { 1.0 } else { -1.0 };
+                    v3(DVec3::new(s(0) * e.x, s(1) * e.y, s(2) * e.z) * size)
+                })
+                .collect()
+        } else {
+            (0..4 + rng.below(20))
+                .map(|_| v3(rng.dir() * rng.range(0.5, 1.0) * size))
+                .collect()
+        };
+        let hull = minkowski::shape::ConvexPolyhedron::new(pts).unwrap();
+        let verts: Vec<DVec3> = hull.points().iter().map(|p| d3(*p)).collect();
+        let faces: Vec<Vec<DVec3>> = hull
+            .hull()
+            .faces()
+            .map(|f| f.iter().map(|&i| verts[i as usize]).collect())
+            .collect();
+        let shape = Shape::from(hull);
+        // Identity poses too: axis-aligned rays hit the box's faces exactly parallel.
+        let pose = if case % 4 == 0 {
+            Pose::IDENTITY
+        } else {
+            random_pose(&mut rng, 3.0 * size)
+        };
+        let placed = Placed::new(OShape::Points(verts.clone()), &pose);
+        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
+        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
+        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let centre = verts.iter().copied().sum::<DVec3>() / verts.len() as f64;
+        let s = rng.range(0.5, 2.0);
+        let mut rays = Vec::new();
+        let v = verts[rng.below(verts.len())];
+        let from = centre + (v - centre) * 3.0 + rng.dir() * 0.3 * size;
+        rays.push(("through a vertex", ray(from, (v - from) * s)));
+        let f = &faces[rng.below(faces.len())];
+        let (a, b) = (f[0], f[1]);
+        let m = 0.5 * (a + b);
+        let from = centre + (m - centre) * 3.0 + rng.dir() * 0.3 * size;
+        rays.push(("through an edge", ray(from, (m - from) * s)));
+        let fc = f.iter().copied().sum::<DVec3>() / f.len() as f64;
+        let n = (f[1] - f[0]).cross(f[2] - f[0]).normalize();
+        rays.push(("at a face centre", ray(fc + n * 2.0 * size, -n * s)));
+        let along = (f[1] - f[0]).normalize();
+        for (what, off) in [("parallel to a face, inside", -0.05), ("outside", 0.05)] {
+            let o = fc + n * off * size - along * 3.0 * size;
+            rays.push((what, ray(o, along * s)));
+        }
+        rays.push((
+            "touching: in a face's plane",
+            ray(fc - along * 3.0 * size, along * s),
+        ));
+        for _ in 0..3 {
+            rays.push((
+                "from inside",
+                ray(centre + rng.dir() * 0.05 * size, rng.dir() * s),
+            ));
+        }
+        for _ in 0..3 {
+            rays.push(("random", random_ray(&mut rng, &placed, size)));
+        }
+        for (what, ray) in &rays {
+            total += 1;
+            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged * 10 > total * 7, "{judged} of {total}");
+}

@@ -1,6 +1,17 @@
-//! Ray casts against a shape: closed forms for spheres, boxes, capsules and cylinders,
-//! the GJK ray cast ([`crate::query::cast_shapes`]'s algorithm, a point cast against the
-//! shape) for every other shape.
+//! Ray casts against a shape: closed forms for spheres, boxes, capsules, cylinders and
+//! cones (the cone's in [`super::ray_cone`]), plane clipping for solid hulls
+//! ([`super::cyrus_beck`]), the GJK ray cast ([`crate::query::cast_shapes`]'s algorithm, a
+//! point cast against the shape) for every other shape.
+//!
+//! # The path of a query
+//!
+//! The input is checked once, by one pass of comparisons that NaN fails (the typed
+//! error is built only on failure). A ball is rotation-invariant: its ray is only moved
+//! by the pose's translation and its normal needs no rotation back. Every other shape
+//! gets the ray's origin and direction in its local frame (three dot products each with
+//! the columns of the pose's rotation matrix, built once) and its normal rotated back
+//! by that matrix. Round normals are the offset from the centre or axis
+//! divided by the radius, which is their length at a hit.
 //!
 //! # The closed forms
 //!
@@ -18,18 +29,22 @@
 //!   in it or misses;
 //! * **cylinder**: the slab `|y| ≤ h` and the infinite cylinder `x² + z² ≤ r²` (its chord
 //!   as the sphere's, in the xz plane), intersected;
-//! * **capsule**: the union of the two end balls and the side (the infinite cylinder cut
-//!   by the slab): the ray enters the union at the earliest entry and leaves it at the
-//!   latest exit, since the union is convex and each piece's interval lies in it.
+//! * **capsule**: the infinite cylinder's chord first; each of its ends that lies in the
+//!   slab `|y| ≤ h` is the capsule's, and each beyond it is replaced by the end of the
+//!   ball on that side (see `capsule_span`); a line along the axis is bounded by the
+//!   union of the two balls.
 
 // Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::cast::{cast_local, check_max_toi, CastEnd, CastError};
 use super::QueryStatus;
-use crate::math::{Point, Pose, Real, Vector};
+use crate::math::{Matrix3, Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
 use crate::shape::{PointShape, Shape, MAX_MAGNITUDE};
+
+use super::cyrus_beck::clip_span;
+use super::ray_cone::{self, cone_span};
 
 /// A ray: the points `origin + t · dir` for `t ≥ 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,25 +150,26 @@ pub struct RayCast {
 /// The part of a line `o + t d` inside a shape (local frame): entry and exit times, each
 /// with the outward unit normal there.
 #[derive(Debug, Clone, Copy)]
-struct Span {
-    t_in: Real,
-    n_in: Vector,
-    t_out: Real,
-    n_out: Vector,
+pub(super) struct Span {
+    pub(super) t_in: Real,
+    pub(super) n_in: Vector,
+    pub(super) t_out: Real,
+    pub(super) n_out: Vector,
 }
 
 /// The chord of the ball `‖x‖ ≤ r` on the line (see the module notes). Its normals are
 /// left zero: radial, they are computed only for the end the answer uses
 /// ([`from_span`]'s `radial`).
 fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
-    let dd = d.dot(d);
-    let tc = -o.dot(d) / dd;
+    // One division, off the path of the square root.
+    let inv_dd = 1.0 / d.dot(d);
+    let tc = -o.dot(d) * inv_dd;
     let p = o + d * tc;
     let h2 = r * r - p.length_squared();
     if !(h2 >= 0.0) {
         return None;
     }
-    let half = (h2 / dd).sqrt();
+    let half = (h2 * inv_dd).sqrt();
     Some(Span {
         t_in: tc - half,
         n_in: Vector::ZERO,
@@ -165,7 +181,7 @@ fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
 /// The slab `|x_axis| ≤ h` on the line: `None` when the line misses it, `Some(None)`
 /// when the line runs inside it, parallel.
 #[allow(clippy::option_option)]
-fn slab(o: Real, d: Real, h: Real, axis: Vector) -> Option<Option<Span>> {
+pub(super) fn slab(o: Real, d: Real, h: Real, axis: Vector) -> Option<Option<Span>> {
     if d == 0.0 {
         return if o.abs() <= h { Some(None) } else { None };
     }
@@ -182,7 +198,7 @@ fn slab(o: Real, d: Real, h: Real, axis: Vector) -> Option<Option<Span>> {
 }
 
 /// The intersection of two spans (`None` for a line inside the whole set).
-fn intersect(a: Option<Span>, b: Option<Span>) -> Option<Span> {
+pub(super) fn intersect(a: Option<Span>, b: Option<Span>) -> Option<Span> {
     match (a, b) {
         (None, x) | (x, None) => x,
         (Some(a), Some(b)) => {
@@ -208,20 +224,55 @@ fn intersect(a: Option<Span>, b: Option<Span>) -> Option<Span> {
 
 /// Where a line runs inside the set: `Err(())` when it misses, `Ok(None)` when every
 /// point of the line is inside (a degenerate box parallel to its axes), else the span.
-type LineSpan = Result<Option<Span>, ()>;
+pub(super) type LineSpan = Result<Option<Span>, ()>;
 
+/// The box `|x_i| ≤ h_i` on the line: the three slabs of [`slab`], written out with the
+/// running entry and exit kept by index (one reciprocal per axis, the normal built once
+/// at the end). Ties go to the earlier axis, as [`intersect`]'s do.
 fn box_span(o: Point, d: Vector, h: Vector) -> LineSpan {
-    let mut span = None;
-    for (i, axis) in [Vector::X, Vector::Y, Vector::Z].into_iter().enumerate() {
-        match slab(o[i], d[i], h[i], axis) {
-            None => return Err(()),
-            Some(s) => span = intersect(span, s),
+    let (mut t_in, mut t_out) = (Real::NEG_INFINITY, Real::INFINITY);
+    let (mut a_in, mut a_out) = (0, 0);
+    let mut crossed = false;
+    for i in 0..3 {
+        if d[i] == 0.0 {
+            // Parallel to the slab: inside it or a miss.
+            if !(o[i].abs() <= h[i]) {
+                return Err(());
+            }
+            continue;
+        }
+        crossed = true;
+        let inv = 1.0 / d[i];
+        let (t1, t2) = ((-h[i] - o[i]) * inv, (h[i] - o[i]) * inv);
+        let (lo, hi) = if inv > 0.0 { (t1, t2) } else { (t2, t1) };
+        if lo > t_in {
+            t_in = lo;
+            a_in = i;
+        }
+        if hi < t_out {
+            t_out = hi;
+            a_out = i;
         }
     }
-    match span {
-        Some(s) if s.t_in > s.t_out => Err(()),
-        s => Ok(s),
+    if t_in > t_out {
+        return Err(());
     }
+    if !crossed {
+        // d is parallel to every slab: not reached for d ≠ 0.
+        return Ok(None);
+    }
+    // Entering through the face the direction points into, leaving through the other.
+    let face = |a: usize, sign: Real| {
+        let mut n = Vector::ZERO;
+        n[a] = sign;
+        n
+    };
+    Ok(Some(Span {
+        t_in,
+        n_in: face(a_in, -d[a_in].signum()),
+        t_out,
+        n_out: face(a_out, d[a_out].signum()),
+    }))
 }
 
 /// The infinite cylinder `x² + z² ≤ r²` on the line: `Ok(None)` for a line parallel to
@@ -251,33 +302,49 @@ fn cylinder_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
 
 fn capsule_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
     let up = Vector::new(0.0, h, 0.0);
-    let mut pieces = [
-        ball_span(o - up, d, r),
-        ball_span(o + up, d, r),
-        match cylinder_span(o, d, h, r) {
-            Ok(Some(s)) => Some(s),
-            // A line along the axis inside the side: the balls bound it.
-            _ => None,
-        },
-    ];
-    let mut span: Option<Span> = None;
-    for s in pieces.iter_mut().flatten() {
-        span = Some(match span {
-            None => *s,
-            Some(u) => Span {
-                t_in: u.t_in.min(s.t_in),
-                n_in: Vector::ZERO,
-                t_out: u.t_out.max(s.t_out),
-                n_out: Vector::ZERO,
-            },
-        });
+    let tube = match tube_span(o, d, r)? {
+        Some(s) => s,
+        // A line along the axis inside the side: the balls bound it.
+        None => return union_of_balls(o, d, up, r),
+    };
+    // The capsule lies in the tube, so the line meets it, if at all, while inside the
+    // tube. Where the line enters the tube above the top (below the bottom), the
+    // capsule's points on it are the top (bottom) ball's: crossing `y = ±h` inside the
+    // tube happens inside that ball's disc. So each end is the tube's when it lies in
+    // the slab `|y| ≤ h`, else that of the ball on its side, and a missed ball is a
+    // missed capsule. One square root for a side hit instead of three.
+    let end = |t: Real, entry: bool| -> Option<Real> {
+        let y = o.y + d.y * t;
+        if y.abs() <= h {
+            return Some(t);
+        }
+        let c = if y > h { up } else { -up };
+        let b = ball_span(o - c, d, r)?;
+        Some(if entry { b.t_in } else { b.t_out })
+    };
+    let t_in = end(tube.t_in, true).ok_or(())?;
+    let t_out = end(tube.t_out, false).ok_or(())?;
+    // Every normal is computed from the segment ([`from_span`]'s `radial`).
+    Ok(Some(Span {
+        t_in,
+        n_in: Vector::ZERO,
+        t_out,
+        n_out: Vector::ZERO,
+    }))
+}
+
+/// The union of the balls of radius `r` at `±up` on the line (both, or either one).
+fn union_of_balls(o: Point, d: Vector, up: Vector, r: Real) -> LineSpan {
+    match (ball_span(o - up, d, r), ball_span(o + up, d, r)) {
+        (None, None) => Err(()),
+        (Some(s), None) | (None, Some(s)) => Ok(Some(s)),
+        (Some(a), Some(b)) => Ok(Some(Span {
+            t_in: a.t_in.min(b.t_in),
+            n_in: Vector::ZERO,
+            t_out: a.t_out.max(b.t_out),
+            n_out: Vector::ZERO,
+        })),
     }
-    // The side piece's normals point along ±y at its caps; the union's surface there is
-    // the balls': every normal is computed from the segment ([`from_span`]'s `radial`).
-    let mut s = span.ok_or(())?;
-    s.n_in = Vector::ZERO;
-    s.n_out = Vector::ZERO;
-    Ok(Some(s))
 }
 
 /// The answer from a line's span: the entry when the origin is outside, 0 (solid) or
@@ -314,10 +381,12 @@ fn from_span(
 /// Casts `ray` (world frame) at `shape` placed at `pose`.
 ///
 /// A ray starting inside a solid shape hits at 0 (`inside: true`); with
-/// `solid: false` it hits where it leaves the shape. Spheres, boxes, capsules and
-/// cylinders are answered in closed form; every other shape by the GJK ray cast, whose
-/// `toi` is a certified lower bound within the tolerance of the surface (the ray point
-/// at `toi` is within `τ σ` of the shape, [`crate::tolerance`]).
+/// `solid: false` it hits where it leaves the shape. Spheres, boxes, capsules,
+/// cylinders and cones are answered in closed form, hulls ([`crate::shape::ConvexPolyhedron`]
+/// with a solid hull) by clipping the ray against their face planes; every other shape
+/// (and rounded ones) by the GJK ray cast, whose `toi` is a certified lower bound within
+/// the tolerance of the surface (the ray point at `toi` is within `τ σ` of the shape,
+/// [`crate::tolerance`]).
 ///
 /// ```
 /// use minkowski::query::{cast_ray, Ray, RayOptions};
@@ -340,55 +409,107 @@ pub fn cast_ray(
     ray: &Ray,
     options: &RayOptions,
 ) -> Result<RayCast, CastError> {
-    ray.check()?;
-    check_max_toi(options.max_toi)?;
-    let o = pose.inverse_transform_point(ray.origin);
-    let d = pose.inverse_transform_vector(ray.dir);
-    let unit = |v: Vector| crate::math::normalize_robust(v).unwrap_or(-d.normalize());
+    if !input_ok(ray, options.max_toi) {
+        return Err(input_error(ray, options.max_toi));
+    }
+    if let Shape::Sphere(s) = shape {
+        // A ball is the same in every orientation: only the translation is undone, and
+        // its normal is already a world one.
+        let (o, d, r) = (ray.origin - pose.translation(), ray.dir, s.radius());
+        let span = ball_span(o, d, r).map(Some).ok_or(());
+        let local = from_span(span, d, options, |t| radial(o + d * t, r, d));
+        return Ok(finish(local, ray, None, QueryStatus::Converged, 0));
+    }
+    // The rotation as a matrix: its columns are the local axes in the world, so the
+    // world-to-local map is three dot products with them, and the normal comes back as
+    // one matrix product (cheaper than three quaternion rotations).
+    let m = Matrix3::from_quat(pose.rotation());
+    let to_local = |v: Vector| Vector::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v));
+    let o = to_local(ray.origin - pose.translation());
+    let d = to_local(ray.dir);
     let local = match shape {
-        Shape::Sphere(s) => from_span(
-            ball_span(o, d, s.radius()).map(Some).ok_or(()),
-            d,
-            options,
-            |t| unit(o + d * t),
-        ),
         Shape::Cuboid(c) => from_span(box_span(o, d, c.half_extents()), d, options, |_| Vector::Y),
         Shape::Capsule(c) => {
-            let h = c.half_height();
-            from_span(capsule_span(o, d, h, c.radius()), d, options, |t| {
+            let (h, r) = (c.half_height(), c.radius());
+            from_span(capsule_span(o, d, h, r), d, options, |t| {
                 let p = o + d * t;
-                unit(p - Vector::new(0.0, p.y.clamp(-h, h), 0.0))
+                radial(p - Vector::new(0.0, p.y.clamp(-h, h), 0.0), r, d)
             })
         }
-        Shape::Cylinder(c) => from_span(
-            cylinder_span(o, d, c.half_height(), c.radius()),
-            d,
-            options,
-            |t| {
+        Shape::Cylinder(c) => {
+            let r = c.radius();
+            from_span(cylinder_span(o, d, c.half_height(), r), d, options, |t| {
                 let p = o + d * t;
-                unit(Vector::new(p.x, 0.0, p.z))
-            },
-        ),
-        _ => {
-            let (local, status, iterations) = gjk_ray(shape, o, d, options);
-            return Ok(finish(local, ray, pose, status, iterations));
+                radial(Vector::new(p.x, 0.0, p.z), r, d)
+            })
         }
+        Shape::Cone(c) => match ray_cone::closed_form_slope(c) {
+            Some(k) => from_span(cone_span(o, d, c.half_height(), k), d, options, |t| {
+                ray_cone::side_normal(o + d * t, k)
+            }),
+            None => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
+        },
+        Shape::Convex(c) if !c.face_planes().is_empty() => match clip_span(c.face_planes(), o, d) {
+            // Every normal of the span is a face's.
+            Some(span) => from_span(span, d, options, |_| Vector::Y),
+            None => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
+        },
+        _ => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
     };
-    Ok(finish(local, ray, pose, QueryStatus::Converged, 0))
+    Ok(finish(local, ray, Some(&m), QueryStatus::Converged, 0))
+}
+
+/// Whether the ray and `max_toi` are valid input (see [`Ray::check`] and
+/// [`check_max_toi`]): one pass of comparisons that NaN fails, no branch per field.
+#[inline]
+fn input_ok(ray: &Ray, max_toi: Real) -> bool {
+    let limit = Vector::splat(MAX_MAGNITUDE);
+    ray.origin.abs().cmple(limit).all()
+        & ray.dir.abs().cmple(limit).all()
+        & (ray.dir != Vector::ZERO)
+        & (max_toi >= 0.0)
+}
+
+/// The typed error of input that [`input_ok`] refused (the checks in their documented
+/// order).
+#[cold]
+#[inline(never)]
+fn input_error(ray: &Ray, max_toi: Real) -> CastError {
+    match ray.check().and_then(|()| check_max_toi(max_toi)) {
+        Err(e) => e,
+        // Not reached: input_ok and the checks refuse the same input. Report the
+        // direction, the input a check could disagree on last.
+        Ok(()) => CastError::ZeroDirection,
+    }
+}
+
+/// The outward unit normal `q / r` of a round surface of radius `r` at the offset `q`
+/// from its centre (or axis), robustly normalised when `r` is too small to divide by;
+/// `−d̂` for a zero `q` (a ball of radius 0).
+#[inline]
+fn radial(q: Vector, r: Real, d: Vector) -> Vector {
+    if r >= Real::MIN_POSITIVE.sqrt() {
+        // The reciprocal depends on the shape only: computed beside the hit's time.
+        q * (1.0 / r)
+    } else {
+        crate::math::normalize_robust(q).unwrap_or(-d.normalize())
+    }
 }
 
 /// The world-frame answer of a local one.
+/// `rotation` (the pose's, as a matrix) turns the local normal to the world; `None` when
+/// it is already a world one.
 fn finish(
     local: Option<(Real, Vector, bool)>,
     ray: &Ray,
-    pose: &Pose,
+    rotation: Option<&Matrix3>,
     status: QueryStatus,
     iterations: u32,
 ) -> RayCast {
     let hit = local.map(|(toi, normal, inside)| RayHit {
         toi,
         point: ray.point_at(toi),
-        normal: pose.transform_vector(normal),
+        normal: rotation.map_or(normal, |m| *m * normal),
         inside,
     });
     RayCast {
@@ -398,9 +519,24 @@ fn finish(
     }
 }
 
-/// The GJK ray cast in the shape's frame: the point `o` cast along `d` at the shape's
-/// core, to within its margin.
+/// The GJK ray cast: the point `o` (the ray's origin in the shape's frame) cast along
+/// `d` (its direction there) at the shape's core, to within its margin; answered in the
+/// world frame (`rotation`: the pose's, as a matrix).
+#[inline(never)]
 fn gjk_ray(
+    shape: &Shape,
+    o: Point,
+    d: Vector,
+    ray: &Ray,
+    rotation: &Matrix3,
+    options: &RayOptions,
+) -> RayCast {
+    let (local, status, iterations) = gjk_local(shape, o, d, options);
+    finish(local, ray, Some(rotation), status, iterations)
+}
+
+/// [`gjk_ray`] in the shape's frame.
+fn gjk_local(
     shape: &Shape,
     o: Point,
     d: Vector,

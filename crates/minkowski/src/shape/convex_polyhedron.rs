@@ -23,7 +23,7 @@ use std::sync::Arc;
 use super::{check_point, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
 
-use crate::hull::{quickhull3d, ConvexHull, HullError};
+use crate::hull::{quickhull3d, ConvexHull, Dimension, HullError};
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportMap;
 
@@ -44,7 +44,7 @@ pub struct ConvexPolyhedron {
     // Shared: keeps `Shape` small (the hull holds five vectors), and clones (one per
     // object of a world made of a few shapes) share one copy, which keeps the support
     // searches of 10^5 objects in cache.
-    hull: Arc<ConvexHull>,
+    hull: Arc<HullAndPlanes>,
     center: Point,
     /// Local box, computed once (broad phases and compound queries ask for it often).
     aabb: Aabb,
@@ -55,9 +55,71 @@ pub struct ConvexPolyhedron {
     /// cube map ([`cube_cell`]), so that every search starts next to its answer (empty
     /// when the support map scans).
     starts: Arc<[u32]>,
-    // --- Separating-axis features (issue 16): face planes and edges with their faces,
-    // for hulls of at most `SAT_CONTACT_MAX_VERTICES` vertices (`None` otherwise).
-    features: Option<Arc<PolyhedronFeatures>>,
+}
+
+/// The hull, its face planes and its separating-axis features, shared behind one
+/// pointer (so that `Shape` does not grow by their own).
+#[derive(Debug, Clone, PartialEq)]
+struct HullAndPlanes {
+    hull: ConvexHull,
+    /// One plane per face of a solid hull ([`Dimension::Polyhedron`]), for the ray
+    /// cast by plane clipping ([`crate::query`]'s `cyrus_beck`); empty for flat and
+    /// lower-dimensional hulls.
+    planes: Box<[FacePlane]>,
+    /// Separating-axis features (issue 16): face planes and edges with their faces, for
+    /// solid hulls of at most
+    /// [`SAT_CONTACT_MAX_VERTICES`](super::SAT_CONTACT_MAX_VERTICES) vertices (`None`
+    /// otherwise).
+    features: Option<PolyhedronFeatures>,
+}
+
+/// The plane of a hull face: the points `x` with `normal · x = offset` (local frame),
+/// `normal` the outward unit normal, the hull on the side `normal · x ≤ offset`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FacePlane {
+    /// Outward unit normal.
+    pub normal: Vector,
+    /// Signed distance of the plane from the local origin along `normal`.
+    pub offset: Real,
+}
+
+/// The planes of the faces of a solid hull (empty below [`Dimension::Polyhedron`]).
+///
+/// A face's normal is Newell's (the polygon's area vector, summed in f64 about the
+/// face's first vertex; Sutherland, Sproull and Schumacker 1974) rounded to [`Real`] and
+/// renormalised; its offset is the largest `normal · v` over the face's vertices, in
+/// f64, so that every vertex of the face lies on or below the stored plane in spite of
+/// the normal's rounding (the other vertices lie below it by the hull's convexity).
+fn face_planes(hull: &ConvexHull) -> Vec<FacePlane> {
+    if hull.dimension() != Dimension::Polyhedron {
+        return Vec::new();
+    }
+    let v = |i: u32| {
+        let p = hull.vertices()[i as usize];
+        glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64)
+    };
+    hull.faces()
+        .filter_map(|face| {
+            let first = v(*face.first()?);
+            let mut area = glam::DVec3::ZERO;
+            for (k, &i) in face.iter().enumerate() {
+                let a = v(i) - first;
+                let b = v(face[(k + 1) % face.len()]) - first;
+                area += a.cross(b);
+            }
+            let n = area.try_normalize()?;
+            let normal = Vector::new(n.x as Real, n.y as Real, n.z as Real).try_normalize()?;
+            let nd = glam::DVec3::new(normal.x as f64, normal.y as f64, normal.z as f64);
+            let offset = face
+                .iter()
+                .map(|&i| nd.dot(v(i)))
+                .fold(f64::NEG_INFINITY, f64::max);
+            Some(FacePlane {
+                normal,
+                offset: offset as Real,
+            })
+        })
+        .collect()
 }
 
 /// Cells along each side of a face of the start table's cube map (6 × 8 × 8 = 384
@@ -126,7 +188,7 @@ impl ConvexPolyhedron {
     /// most [`SAT_CONTACT_MAX_VERTICES`](super::SAT_CONTACT_MAX_VERTICES)
     /// vertices; `None` otherwise.
     pub(crate) fn features(&self) -> Option<&PolyhedronFeatures> {
-        self.features.as_deref()
+        self.hull.features.as_ref()
     }
 
     /// The polyhedron of an already built hull.
@@ -141,15 +203,19 @@ impl ConvexPolyhedron {
             hi = hi.max(*p);
         }
         let radius = super::farthest(vertices);
-        let features = PolyhedronFeatures::new(&hull).map(Arc::new);
+        let planes = face_planes(&hull).into();
+        let features = PolyhedronFeatures::new(&hull);
         let mut shape = Self {
             center,
             aabb: Aabb::new(lo, hi),
             radius,
             climb: vertices.len() >= HILL_CLIMB_MIN_VERTICES,
-            hull: Arc::new(hull),
+            hull: Arc::new(HullAndPlanes {
+                hull,
+                planes,
+                features,
+            }),
             starts: Arc::new([]),
-            features,
         };
         if shape.climb {
             // Each cell climbs from the previous cell's answer (its neighbour on the
@@ -196,12 +262,18 @@ impl ConvexPolyhedron {
 
     /// The hull's vertices (local frame).
     pub fn points(&self) -> &[Point] {
-        &self.hull.vertices
+        &self.hull.hull.vertices
     }
 
     /// The hull: faces, adjacency, dimension, volume.
     pub fn hull(&self) -> &ConvexHull {
-        &self.hull
+        &self.hull.hull
+    }
+
+    /// The face planes of a solid hull, in face order; empty for a flat or
+    /// lower-dimensional one.
+    pub(crate) fn face_planes(&self) -> &[FacePlane] {
+        &self.hull.planes
     }
 
     /// Whether the support map hill-climbs (at least [`HILL_CLIMB_MIN_VERTICES`]
@@ -255,7 +327,7 @@ impl ConvexPolyhedron {
 
     /// Hill climbing from vertex `start` (vertex 0 if out of range).
     fn climb_from(&self, dir: Vector, start: usize) -> usize {
-        let (v, h) = (self.points(), &*self.hull);
+        let (v, h) = (self.points(), &self.hull.hull);
         let mut cur = if start < v.len() { start } else { 0 };
         let mut cur_dot = v[cur].dot(dir);
         for _ in 0..v.len() {

@@ -28,7 +28,7 @@
 mod capsule;
 mod compound;
 mod cone;
-mod convex_polyhedron;
+pub(crate) mod convex_polyhedron;
 mod convex_shape;
 mod cuboid;
 mod cylinder;
