@@ -170,6 +170,13 @@ pub(crate) fn contact(
         *o = (e.left, e.right);
     }
     let sides = &sides[..ne_b];
+    // B's edge directions as unit vectors, and A's below: with raw edge vectors the
+    // squared comparison below grows as the size to the sixth power, which overflows
+    // f32 at sizes of about 2^21 (and f64 near 2^170) and skipped every edge axis.
+    let mut unit_b = [Vector::ZERO; MAX_E];
+    for (o, e) in unit_b.iter_mut().zip(&fb.edges) {
+        *o = (vb[e.head as usize] - vb[e.tail as usize]).normalize_or_zero();
+    }
     let mut belt = [0u32; MAX_E];
     for (i, ea) in fa.edges.iter().enumerate() {
         let (na, nb_a) = (fa.normals[ea.left as usize], fa.normals[ea.right as usize]);
@@ -185,7 +192,7 @@ pub(crate) fn contact(
             found += (((below >> l) ^ (below >> r)) & 1) as usize;
         }
         let p = va[ea.tail as usize];
-        let dir_a = va[ea.head as usize] - p;
+        let dir_a = (va[ea.head as usize] - p).normalize_or_zero();
         for &k in &belt[..found] {
             let k = k as usize;
             let e = fb.edges[k];
@@ -196,12 +203,11 @@ pub(crate) fn contact(
                 continue;
             }
             let q = vb[e.tail as usize];
-            let dir_b = vb[e.head as usize] - q;
-            let cross = dir_a.cross(dir_b);
+            let cross = dir_a.cross(unit_b[k]);
+            // `sin²` of the edges' angle (0 for a degenerate edge).
             let len2 = cross.length_squared();
             // Near-parallel edges: their axis is a face normal's, tested above.
-            if len2.is_nan() || len2 <= SAT_SLACK * dir_a.length_squared() * dir_b.length_squared()
-            {
+            if len2.is_nan() || len2 <= SAT_SLACK {
                 continue;
             }
             // s = ±cross·(q − p) / |cross|, the sign turning the axis away from A's
