@@ -85,13 +85,7 @@ fn analytic(
             let [a, b, c] = t.vertices();
             let k = point_triangle::contact(a, b, c, inv.transform_point(p.point()), ma)?;
             let k = with_margin_a(k, mb);
-            let back = LocalContact {
-                distance: k.distance,
-                normal: rel.transform_vector(k.normal),
-                point_a: rel.transform_point(k.point_a),
-                point_b: rel.transform_point(k.point_b),
-            };
-            Some((back.swapped(), ContactMethod::Analytic))
+            Some((k.solved_in_b_frame(rel), ContactMethod::Analytic))
         }
         (CoreShape::Triangle(t), CoreShape::Segment(s)) => {
             let [a, b, c] = t.vertices();
@@ -105,13 +99,7 @@ fn analytic(
             let [a, b, c] = t.vertices();
             let (p, q) = (inv.transform_point(s.a()), inv.transform_point(s.b()));
             let k = with_margin_a(segment_triangle::contact(a, b, c, p, q, ma)?, mb);
-            let back = LocalContact {
-                distance: k.distance,
-                normal: rel.transform_vector(k.normal),
-                point_a: rel.transform_point(k.point_a),
-                point_b: rel.transform_point(k.point_b),
-            };
-            Some((back.swapped(), ContactMethod::Analytic))
+            Some((k.solved_in_b_frame(rel), ContactMethod::Analytic))
         }
         (CoreShape::Cuboid(x), CoreShape::Point(p)) if ma == 0.0 => Some((
             sphere_box::contact(x.half_extents(), rel.transform_point(p.point()), mb),

@@ -13,7 +13,7 @@ pub(crate) mod segment_triangle;
 pub(crate) mod sphere_box;
 pub(crate) mod sphere_sphere;
 
-use crate::math::{Point, Real, Vector};
+use crate::math::{Point, Pose, Real, Vector};
 
 /// A contact in A's local frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,5 +37,17 @@ impl LocalContact {
             point_a: self.point_b,
             point_b: self.point_a,
         }
+    }
+
+    /// A contact solved with the roles swapped, in B's frame (B's shape as `A`), brought
+    /// back to A's frame by `rel` (B's pose in A's frame) and swapped back.
+    pub fn solved_in_b_frame(self, rel: &Pose) -> Self {
+        Self {
+            distance: self.distance,
+            normal: rel.transform_vector(self.normal),
+            point_a: rel.transform_point(self.point_a),
+            point_b: rel.transform_point(self.point_b),
+        }
+        .swapped()
     }
 }
