@@ -34,6 +34,9 @@
 //!   per-vertex map bounds at the texel level, [`map_footprint`]);
 //!   [`terrain_manifold`]: contact manifolds for a solver from those vertices (normal
 //!   of the surface at the deepest, at most four points per part).
+//! * [`TerrainStatic`]: a terrain, its volumes and the detection's options in one value,
+//!   queried with any collider ([`terrain_static`]; the points a shape is tested with:
+//!   [`contact_vertices`](mod@contact_vertices)); what the world holds for a terrain.
 //! * [`terrain_contact`]: what a detection pass reports ([`TerrainDetection`]: the
 //!   vertices in the terrain and the counters of Tables 4.4/4.5).
 //! * [`synthetic`]: a seeded terrain with fBm, a cliff, an overhang and a region of
@@ -74,6 +77,7 @@ pub mod backward_projection;
 mod base_triangle;
 pub mod bilinear_patch;
 pub mod bounding_triangles;
+pub mod contact_vertices;
 mod cubic;
 pub mod displaced_terrain;
 pub mod displacement_map;
@@ -88,6 +92,7 @@ pub mod synthetic;
 pub mod synthetic_objects;
 pub mod terrain_contact;
 pub mod terrain_manifold;
+pub mod terrain_static;
 pub mod terrain_volumes;
 pub mod upper_planes;
 
@@ -98,6 +103,7 @@ pub use backward_projection::{
 pub use base_triangle::{BaseTriangle, BaseTriangleError};
 pub use bilinear_patch::BilinearPatch;
 pub use bounding_triangles::{bounding_triangles, BoundingTriangles};
+pub use contact_vertices::contact_vertices;
 pub use displaced_terrain::{
     DisplacedTerrain, DisplacedTerrainError, PointLocation, QuadFrame, TerrainTriangle,
 };
@@ -122,6 +128,7 @@ pub use synthetic_objects::{
 };
 pub use terrain_contact::{DetectionCounters, TerrainDetection, VertexContact};
 pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};
+pub use terrain_static::TerrainStatic;
 pub use terrain_volumes::{
     LevelBound, PointHull, QuadIndex, QuadTerrainVolumes, TerrainLevel, TerrainVolumes,
     TerrainVolumesError, TerrainVolumesOptions, VolumeCell,

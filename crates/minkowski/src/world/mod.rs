@@ -61,6 +61,11 @@
 //! them (a [`Target`] says whether an object or a static was hit): see [`statics`]. A
 //! world without statics does none of this work.
 //!
+//! Displacement-mapped terrains (seed 002, [`TerrainStatic`](crate::terrain::TerrainStatic))
+//! go in apart ([`World::insert_terrain`]): each update tests every object against them
+//! by the multiresolution detection and reports the parts under their surface as
+//! [`TerrainContact`]s: see [`terrains`].
+//!
 //! # Continuous collision
 //!
 //! An object flagged fast ([`World::set_continuous`]) is swept between updates: its
@@ -89,9 +94,11 @@ use crate::tolerance::SLACK;
 
 pub mod queries;
 pub mod statics;
+pub mod terrains;
 
 pub use queries::{QueryFilter, SceneRayHit, SceneShapeHit, ShapeCastOptions, Target};
 pub use statics::{StaticContact, StaticContactEvent, StaticHandle, StaticOptions};
+pub use terrains::{TerrainContact, TerrainHandle};
 
 /// Which objects interact (rapier's convention): object X is a member of the groups
 /// whose bits are set in `memberships`, and interacts with the members of the groups
@@ -434,6 +441,10 @@ pub struct UpdateTimings {
     pub statics_ms: f64,
     /// Objects queried against statics (their boxes met some static's).
     pub static_objects: usize,
+    /// Object–terrain contacts ([`terrains`]; 0 in a world without terrains).
+    pub terrains_ms: f64,
+    /// Objects tested against terrains.
+    pub terrain_objects: usize,
 }
 
 /// A collision world. See the module notes.
@@ -472,6 +483,8 @@ pub struct World {
     spare_contacts: Vec<WorldContact>,
     /// The static geometry and its contacts with the objects.
     statics: statics::Statics,
+    /// The displacement-mapped terrains and their contacts with the objects.
+    terrains: terrains::Terrains,
 }
 
 impl World {
@@ -514,6 +527,7 @@ impl World {
             boxes_buf: Vec::new(),
             spare_contacts: Vec::new(),
             statics: statics::Statics::default(),
+            terrains: terrains::Terrains::default(),
         }
     }
 
@@ -973,13 +987,18 @@ impl World {
         self.spare_contacts = before;
         let t3 = std::time::Instant::now();
         let static_objects = self.update_statics();
+        let statics_ms = t3.elapsed().as_secs_f64() * 1e3;
+        let t4 = std::time::Instant::now();
+        let terrain_objects = self.update_terrains();
         self.timings = UpdateTimings {
             broad_ms: (t1 - t0).as_secs_f64() * 1e3,
             narrow_ms: (t2 - t1).as_secs_f64() * 1e3,
             pairs: pairs.len(),
             skipped,
-            statics_ms: t3.elapsed().as_secs_f64() * 1e3,
+            statics_ms,
             static_objects,
+            terrains_ms: t4.elapsed().as_secs_f64() * 1e3,
+            terrain_objects,
         };
         self.pairs_buf = pairs;
     }
@@ -1043,7 +1062,9 @@ impl World {
     /// interact ([`CollisionGroups`]) count; fast objects' boxes and sweeps are those of
     /// the last update (call it before moving objects again). The object–static contacts
     /// must equal [`brute_force_static_contacts`](Self::brute_force_static_contacts)
-    /// (normals and points exactly, feature ids aside).
+    /// (normals and points exactly, feature ids aside), and the object–terrain contacts
+    /// name the same parts as
+    /// [`brute_force_terrain_contacts`](Self::brute_force_terrain_contacts).
     ///
     /// # Errors
     /// A description of the first difference.
@@ -1113,7 +1134,8 @@ impl World {
                 ));
             }
         }
-        self.verify_statics()
+        self.verify_statics()?;
+        self.verify_terrains()
     }
 }
 
