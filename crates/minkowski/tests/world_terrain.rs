@@ -380,3 +380,171 @@ fn groups_removal_handles_and_failures() {
         MultiresDetectionError::VolumesMismatch
     );
 }
+
+/// The `terrain_contact` line of `minkowski query`: the answer of the library's
+/// detection (with its optimised volumes, or by brute force), the analytic answer on a
+/// flat terrain, the three ways of describing a terrain agreeing, and typed errors.
+#[cfg(feature = "protocol")]
+mod protocol_lines {
+    use super::*;
+    use minkowski::protocol::answer_line;
+    use serde_json::{json, Value};
+
+    fn ask(line: &Value) -> Value {
+        serde_json::from_str(&answer_line(&line.to_string())).unwrap()
+    }
+
+    fn error_kind(answer: &Value) -> &str {
+        answer["error"]["kind"].as_str().unwrap_or("none")
+    }
+
+    /// A flat map (every displacement 0.5) of 17 × 17 samples, quads of 8.
+    fn flat_map() -> Value {
+        json!({"width": 17, "height": 17, "values": vec![0.5; 17 * 17]})
+    }
+
+    #[test]
+    fn flat_grid_terrain_gives_the_analytic_manifold_and_corners_agree() {
+        let grid = json!({"map": flat_map(), "quad_size": 8, "grid": {"origin": [0, 0, 0], "cell_size": [1, 1]}});
+        // The same base given by its 3 × 3 quad-corner nodes.
+        let points: Vec<Value> = (0..9)
+            .map(|k| json!([8 * (k % 3), 0, 8 * (k / 3)]))
+            .collect();
+        let corners = json!({"map": flat_map(), "quad_size": 8, "corners": {"points": points, "directions": vec![json!([0, 1, 0]); 9]}});
+        let cube = json!({"type": "cuboid", "half_extents": [0.25, 0.25, 0.25]});
+        for terrain in [grid, corners] {
+            let a = ask(
+                &json!({"id": 1, "query": "terrain_contact", "terrain": terrain, "shape": cube, "pose": {"translation": [5.5, 0.6, 9.25]}}),
+            );
+            let c = a["contacts"].as_array().unwrap_or_else(|| panic!("{a}"));
+            assert_eq!(c.len(), 1, "{a}");
+            assert_eq!(c[0]["part"], 0);
+            let n: Vec<f64> = serde_json::from_value(c[0]["normal"].clone()).unwrap();
+            assert!((n[1] - 1.0).abs() < 1e-5, "{n:?}");
+            let pts = c[0]["points"].as_array().unwrap();
+            assert_eq!(pts.len(), 4);
+            for p in pts {
+                let d = p["distance"].as_f64().unwrap();
+                assert!((d + 0.15).abs() < 1e-5, "{p}");
+                let b: Vec<f64> = serde_json::from_value(p["point_b"].clone()).unwrap();
+                assert!((b[1] - 0.35).abs() < 1e-5, "{p}");
+            }
+            assert!(a["backward_projections"].as_u64().unwrap() >= 4);
+            // Held above the surface: no contacts.
+            let above = ask(
+                &json!({"query": "terrain_contact", "terrain": terrain, "shape": cube, "pose": {"translation": [5.5, 0.76, 9.25]}}),
+            );
+            assert_eq!(above["contacts"], json!([]), "{above}");
+        }
+    }
+
+    /// Random colliders over the synthetic terrain: the line's parts, triangles and
+    /// points are those of `TerrainStatic::manifolds` with optimised volumes (the
+    /// detection is exact whatever the volumes), and its parts those of the brute force.
+    #[test]
+    fn synthetic_lines_answer_as_the_library() {
+        let (synthetic, terrain) = &*SYNTHETIC;
+        let spec = json!({"synthetic": {"cells": [32, 32]}});
+        let mut rng = Rng::new(9);
+        let mut touching = 0;
+        for k in 0..40 {
+            let kind = KINDS[k % KINDS.len()];
+            let size = rng.range(0.3, 1.5);
+            let (shape, _) = random_shape(&mut rng, kind, size);
+            let (x, z) = (rng.range(2.0, 62.0), rng.range(2.0, 62.0));
+            let y = synthetic.surface.approximate_height(x as Real, z as Real) as f64;
+            let pose = Pose::new(rng.rotation(), v(x, y + rng.range(-1.0, 1.0), z)).unwrap();
+            let line = json!({"query": "terrain_contact", "terrain": spec, "shape": serde_json::to_value(&shape).unwrap(), "pose": serde_json::to_value(pose).unwrap()});
+            let a = ask(&line);
+            let got = a["contacts"].as_array().unwrap_or_else(|| panic!("{a}"));
+            let collider = Collider::from(shape);
+            let want = terrain.manifolds(&collider, &pose).unwrap();
+            let brute = terrain.brute_force_manifolds(&collider, &pose).unwrap();
+            assert_eq!(got.len(), want.len(), "{kind}: {a}");
+            assert_eq!(want.len(), brute.len(), "{kind}");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g["part"].as_u64().unwrap() as usize, w.part);
+                assert_eq!(g["triangle"].as_u64().unwrap() as usize, w.triangle);
+                let pts = g["points"].as_array().unwrap();
+                assert_eq!(pts.len(), w.manifold.len());
+                for (p, q) in pts.iter().zip(w.manifold.points()) {
+                    let d = p["distance"].as_f64().unwrap();
+                    assert!(
+                        (d - q.distance as f64).abs() <= 1024.0 * Real::EPSILON as f64 * 64.0,
+                        "{p} vs {q:?}"
+                    );
+                }
+            }
+            touching += usize::from(!got.is_empty());
+        }
+        assert!(touching > 8, "{touching} lines with contacts");
+    }
+
+    #[test]
+    fn bad_terrain_lines_are_typed_errors() {
+        let cube = json!({"type": "cuboid", "half_extents": [0.25, 0.25, 0.25]});
+        let grid = json!({"cell_size": [1, 1]});
+        let cases = [
+            (
+                json!({"query": "terrain_contact", "shape": cube}),
+                "invalid_query",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "grid": grid}}),
+                "invalid_query",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": 3, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "quad_size": 5, "grid": grid}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map()}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": {"width": 17, "height": 17, "values": [1, 2]}, "grid": grid}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "grid": {"cell_size": [0, 1]}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "quad_size": 16, "corners": {"points": [], "directions": []}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": {"width": 18, "height": 17, "values": vec![0.5; 18 * 17]}, "quad_size": 8, "corners": {"points": [], "directions": []}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"synthetic": {"cells": [1000, 32]}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"synthetic": {"cells": [17, 32]}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"synthetic": {"mode": "lunar"}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "grid": {"cell_size": [1, 1], "direction": [1, 0, 0]}}, "shape": cube}),
+                "invalid_shape",
+            ),
+            (
+                json!({"query": "terrain_contact", "terrain": {"map": flat_map(), "grid": grid}, "shape": cube, "pose": {"translation": [0, 0]}}),
+                "invalid_pose",
+            ),
+        ];
+        for (line, kind) in cases {
+            let a = ask(&line);
+            assert_eq!(error_kind(&a), kind, "{line} -> {a}");
+        }
+    }
+}

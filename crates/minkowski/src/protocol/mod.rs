@@ -508,7 +508,7 @@ impl QueryRequest {
                 ErrorKind::InvalidQuery,
                 format!(
                     "unknown query '{}' (expected intersects, distance, closest_points, \
-                     contact, manifold, ray, cast, project, height_at or backward_project)",
+                     contact, manifold, ray, cast, project, height_at, backward_project or terrain_contact)",
                     truncate(kind, 64)
                 ),
             ));
@@ -858,6 +858,8 @@ pub enum Answer {
     HeightAt(cast::HeightAtAnswer),
     /// To a `backward_project` query.
     BackwardProject(terrain::BackwardProjectAnswer),
+    /// To a `terrain_contact` query.
+    TerrainContact(terrain::TerrainContactAnswer),
 }
 
 impl Answer {
@@ -887,6 +889,7 @@ impl Answer {
             Answer::Project(a) => a.is_finite(),
             Answer::HeightAt(a) => a.height.is_none_or(f64::is_finite),
             Answer::BackwardProject(a) => a.is_finite(),
+            Answer::TerrainContact(a) => a.is_finite(),
         }
     }
 }
@@ -911,6 +914,9 @@ pub fn answer(q: &Map<String, Value>) -> Result<Answer, LineError> {
         Some("height_at") => Answer::HeightAt(cast::HeightAtRequest::parse(q)?.answer()?),
         Some("backward_project") => {
             Answer::BackwardProject(terrain::BackwardProjectRequest::parse(q)?.answer()?)
+        }
+        Some("terrain_contact") => {
+            Answer::TerrainContact(terrain::TerrainContactRequest::parse(q)?.answer()?)
         }
         Some(kind) if statics::is_static(q.get("a")) || statics::is_static(q.get("b")) => {
             match QueryKind::from_name(kind) {
