@@ -2,25 +2,31 @@
 //! (for `perf record`), without the brute force the tables check against.
 //!
 //! ```text
-//! prof-terrain [FRAMES] [REPS] [multires|gjk-cells|baseline] [OPTIMISE]
+//! prof-terrain [FRAMES] [REPS] [multires|gjk-cells|baseline|world] [OPTIMISE]
 //! ```
 //! Defaults: 4 frames, 500 repetitions of each, the default multiresolution detection,
 //! volumes optimised up to 9 bounding points per level (a quicker build than the
 //! tables' 25; the detection's work per frame is much the same). Prints the median
-//! milliseconds per frame and the backward projections per frame.
+//! milliseconds per frame and the backward projections per frame. `world`: the same
+//! frames as objects of a `World` holding the terrain (`World::insert_terrain`; each
+//! object a compound of its parts' hulls), timed by `World::update` (its
+//! `terrains_ms`): the detection plus what the world adds (test points, manifolds).
 
 // The `f64` feature measures the double-precision crate under the same name.
 #[cfg(feature = "f64")]
 extern crate minkowski_f64 as minkowski;
 
+use minkowski::shape::{Compound, ConvexPolyhedron, Shape};
 use minkowski::terrain::{
     detect_multires_staged, BackProjectionMethod, BaselineConfig, DetectionCounters, FrameKind,
-    MultiresOptions, MultiresStages, PerVertexBaseline, SyntheticTerrain, SyntheticTerrainConfig,
-    TerrainScene, TerrainVolumes, TerrainVolumesOptions,
+    MultiresOptions, MultiresStages, PerVertexBaseline, SceneFrame, SyntheticTerrain,
+    SyntheticTerrainConfig, TerrainScene, TerrainStatic, TerrainVolumes, TerrainVolumesOptions,
 };
-use minkowski::Point;
+use minkowski::world::{BroadPhaseKind, StaticOptions, World, WorldOptions};
+use minkowski::{Point, Pose};
 use minkowski_bench::terrain_suite::frame_parts;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 fn main() -> ExitCode {
@@ -42,9 +48,13 @@ fn main() -> ExitCode {
         Err(e) => return fail("scene", e.to_string()),
     };
     let mut parts = Vec::new();
+    let mut scenes = Vec::new();
     for i in 0..frames {
         match scene.frame(FrameKind::Warship, i) {
-            Ok(f) => parts.push(frame_parts(&f)),
+            Ok(f) => {
+                parts.push(frame_parts(&f));
+                scenes.push(f);
+            }
             Err(e) => return fail("frame", e.to_string()),
         }
     }
@@ -72,6 +82,16 @@ fn main() -> ExitCode {
         gjk_cells: method == "gjk-cells",
         ..MultiresOptions::default()
     };
+    if method == "world" {
+        let fixed = match TerrainStatic::new(terrain.terrain.clone(), volumes, options) {
+            Ok(t) => Arc::new(t),
+            Err(e) => return fail("terrain static", e.to_string()),
+        };
+        return match world_frames(&fixed, &scenes, reps) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail("world", e),
+        };
+    }
     let mut times = Vec::new();
     let mut counters = DetectionCounters::default();
     let mut stages = MultiresStages::default();
@@ -120,4 +140,53 @@ fn main() -> ExitCode {
         per(counters.vertex_tests),
     );
     ExitCode::SUCCESS
+}
+
+/// The `world` mode: each frame's objects in a world with the terrain, `reps` updates
+/// each; prints the median `terrains_ms` and the terrain contacts per frame.
+fn world_frames(
+    terrain: &Arc<TerrainStatic>,
+    frames: &[SceneFrame],
+    reps: usize,
+) -> Result<(), String> {
+    let mut times = Vec::new();
+    let mut contacts = 0usize;
+    for frame in frames {
+        let mut world = World::new(
+            BroadPhaseKind::SweepAndPrune,
+            WorldOptions {
+                parallel: false,
+                ..WorldOptions::default()
+            },
+        );
+        world
+            .insert_terrain(terrain.clone(), StaticOptions::default())
+            .map_err(|e| e.to_string())?;
+        for o in &frame.objects {
+            let mut hulls = Vec::new();
+            for part in &o.object.parts {
+                let hull = ConvexPolyhedron::new(part.clone()).map_err(|e| e.to_string())?;
+                hulls.push((Pose::IDENTITY, Shape::from(hull)));
+            }
+            let compound = Compound::new(hulls).map_err(|e| e.to_string())?;
+            world.insert(compound, o.pose).map_err(|e| e.to_string())?;
+        }
+        for _ in 0..reps {
+            world.update();
+            times.push(world.timings().terrains_ms);
+        }
+        contacts += world.terrain_contacts().len();
+        if let Some((_, _, e)) = world.terrain_failures().first() {
+            return Err(e.to_string());
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "world: median {:.4} ms per frame in World::update's terrain stage ({} updates, \
+         serial); {:.1} part contacts per frame",
+        times[times.len() / 2],
+        times.len(),
+        contacts as f64 / frames.len().max(1) as f64,
+    );
+    Ok(())
 }
