@@ -10,7 +10,10 @@
 //! The triangles near B (its box, loosened by the margin, in the set's frame) are each
 //! a convex [`Triangle`] and go through the ordinary convex queries (closed forms, GJK,
 //! EPA; a box is first tested on its 13 separating axes with the triangle, and a gap
-//! above the margin skips the rest: `query/pair/box_triangle.rs`). What a single
+//! above the margin skips the rest: `query/pair/box_triangle.rs`). Balls, capsules and
+//! boxes are first measured against each candidate's corners alone, before the set builds
+//! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]); a ball's contact
+//! and face contact are written out in closed form (one point, no clipping). What a single
 //! triangle cannot know is its neighbours: a box sliding across a floor tiled into
 //! triangles meets their inner edges, and GJK/EPA against one triangle
 //! answers with that edge's normal — sideways, against the motion. That is the ghost
@@ -78,8 +81,8 @@ use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, M
 use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
 use super::manifold::{self, Manifold, ManifoldPoint};
-use super::pair::box_triangle;
-use super::{ClosestPoints, Contact, QueryStatus};
+use super::pair::{box_triangle, point_triangle, segment_triangle};
+use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
@@ -331,6 +334,257 @@ fn face_contact(
     Some((contact, m))
 }
 
+/// B as a ball: its centre (world frame) and radius, when its core is a point (a
+/// [`crate::shape::Sphere`], or any shape rounded about a point).
+fn as_ball(b: &Shape, pose_b: &Pose) -> Option<(Point, Real)> {
+    match b.core() {
+        (CoreShape::Point(p), r) => Some((pose_b.transform_point(p.point()), r)),
+        _ => None,
+    }
+}
+
+/// The contact of triangle `t` (A, at `pose_t`) with the ball `b` (a point core, at
+/// `pose_b`): the dispatcher's answer for the pair (its closed form
+/// [`point_triangle::contact`] in the triangle's frame, its touching floor, its status),
+/// without building the triangle as a shape. `None` when the dispatcher would rescale
+/// the problem first (B within [`tolerance::RESCALE_BELOW`] of the set's origin) or the
+/// triangle has no plane: the dispatcher then answers.
+fn ball_contact(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+) -> Option<Contact> {
+    let (CoreShape::Point(p), r) = b.core() else {
+        return None;
+    };
+    let rel = pose_t.inv_mul(pose_b);
+    let offset = rel.translation().abs().max_element();
+    if offset.is_nan() || offset < tolerance::RESCALE_BELOW {
+        return None;
+    }
+    let [a, bv, cv] = t.vertices;
+    let k = point_triangle::contact(a, bv, cv, rel.transform_point(p.point()), r)?;
+    let reach_b = {
+        let x = b.local_aabb();
+        x.mins.abs().max(x.maxs.abs()).max_element()
+    };
+    let reach_t = a.abs().max(bv.abs()).max(cv.abs()).max_element();
+    let floor = tolerance::touch_floor(options.gjk.touch_tolerance(), offset + reach_t + reach_b);
+    let distance = tolerance::touching_as_zero(k.distance, floor);
+    Some(Contact {
+        distance,
+        lower_bound: distance,
+        upper_bound: distance,
+        normal: pose_t.transform_vector(k.normal),
+        point_a: pose_t.transform_point(k.point_a),
+        point_b: pose_t.transform_point(k.point_b),
+        status: QueryStatus::Converged,
+        method: ContactMethod::Analytic,
+        iterations: 0,
+    })
+}
+
+/// [`face_contact`] for a ball (centre `c`, world frame, and radius `r`): its support
+/// point along the face's inward normal is `c − r n`, and its manifold along `n` is that
+/// one point, so the manifold machinery is skipped. The same contact: B's support point,
+/// its distance to the face's plane, `None` when it is farther than `margin` or its foot
+/// is not over the triangle.
+fn ball_face_contact(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    side: Real,
+    (centre, r): (Point, Real),
+    c: &Contact,
+    margin: Real,
+) -> Option<(Contact, Manifold)> {
+    let n = pose_t.transform_vector(t.normal * side);
+    let pb = centre - n * r;
+    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
+    let d = pb.dot(n) - plane;
+    if d.is_nan() || d > margin {
+        return None;
+    }
+    let pa = pb - n * d;
+    if !over_triangle(t, pose_t, pa) {
+        return None;
+    }
+    let contact = Contact {
+        distance: d,
+        lower_bound: d,
+        upper_bound: d,
+        normal: n,
+        point_a: pa,
+        point_b: pb,
+        ..*c
+    };
+    Some((contact, Manifold::single(&contact)))
+}
+
+/// A pre-test of B against a triangle from its corners alone (the set's frame), run
+/// before the set builds the triangle ([`TriangleSet::triangles_in_where`]): most
+/// triangles in B's box are farther from B than the margin, and building each one's
+/// edges (their neighbours and activity) cost more than its contact. Each test is exact
+/// up to a rounding allowance, so a triangle it rejects is one whose contact would be
+/// farther than the margin: the answers are unchanged.
+///
+/// - a ball (point core, radius `r`): the distance from its centre to the triangle's
+///   closest point ([`point_triangle::closest_point`]) against `r + margin`;
+/// - a capsule (segment core): the distance between the segment and the triangle
+///   ([`segment_triangle::closest_points`]) against `r + margin`;
+/// - a box (or a rounded one): the 13 separating axes ([`box_triangle::separation`],
+///   as [`box_apart`]) against the margin and its rounding;
+/// - any other shape: no pre-test (`Reach::new` is `None`).
+///
+/// The allowance covers the contact's touching floor (a gap under it is reported as
+/// touching) and the rounding of moving B into the set's frame: a NaN passes.
+enum Reach {
+    /// A ball's centre (set frame), its radius, the margin and the touching floor's
+    /// relative size.
+    Ball {
+        centre: Point,
+        radius: Real,
+        margin: Real,
+        tau: Real,
+    },
+    /// A capsule's core (set frame), its radius, the margin and the touching floor's
+    /// relative size.
+    Capsule {
+        p: Point,
+        q: Point,
+        radius: Real,
+        margin: Real,
+        tau: Real,
+    },
+    /// A box: the set's frame to the box's, the half extents, the box's margin, the
+    /// query's margin and the scale of the two poses' translations.
+    Box {
+        to_box: Pose,
+        half: Vector,
+        rounding: Real,
+        margin: Real,
+        poses: Real,
+    },
+}
+
+impl Reach {
+    /// The pre-test of `b` at `pose_b` against a set at `pose_s` with `margin` (≥ 0);
+    /// `None` for a shape with no pre-test.
+    fn new(
+        b: &Shape,
+        pose_b: &Pose,
+        pose_s: &Pose,
+        margin: Real,
+        options: &QueryOptions,
+    ) -> Option<Reach> {
+        let rel = pose_s.inv_mul(pose_b);
+        let tau = options.gjk.touch_tolerance() + tolerance::SLACK * 16.0 * EPSILON;
+        match b.core() {
+            (CoreShape::Point(p), radius) => Some(Reach::Ball {
+                centre: rel.transform_point(p.point()),
+                radius,
+                margin,
+                tau,
+            }),
+            (CoreShape::Segment(s), radius) => Some(Reach::Capsule {
+                p: rel.transform_point(s.a()),
+                q: rel.transform_point(s.b()),
+                radius,
+                margin,
+                tau,
+            }),
+            (CoreShape::Cuboid(x), rounding) => Some(Reach::Box {
+                to_box: pose_b.inv_mul(pose_s),
+                half: x.half_extents(),
+                rounding,
+                margin,
+                poses: pose_b
+                    .translation()
+                    .abs()
+                    .max(pose_s.translation().abs())
+                    .max_element(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether B may come within the margin of the triangle with corners `v` (set
+    /// frame): `false` only when it surely does not.
+    fn may_touch(&self, v: &[Point; 3]) -> bool {
+        let [a, b, c] = *v;
+        let corners = a.abs().max(b.abs()).max(c.abs()).max_element();
+        match *self {
+            Reach::Ball {
+                centre,
+                radius,
+                margin,
+                tau,
+            } => {
+                let scale = centre.abs().max_element() + corners + radius;
+                let reach = radius + margin + tau * scale;
+                // The triangle's box first: no farther than the triangle itself, and a
+                // few comparisons against the closest point's dozens of products.
+                let out = (a.min(b).min(c) - centre)
+                    .max(centre - a.max(b).max(c))
+                    .max(Vector::ZERO);
+                if out.length_squared() > reach * reach {
+                    return false;
+                }
+                let q = point_triangle::closest_point(centre, a, b, c);
+                let gap = (centre - q).length() - radius;
+                gap.is_nan() || gap <= margin + tau * scale
+            }
+            Reach::Capsule {
+                p,
+                q,
+                radius,
+                margin,
+                tau,
+            } => {
+                let scale = p.abs().max(q.abs()).max_element() + corners + radius;
+                let reach = radius + margin + tau * scale;
+                // The two boxes first (the segment's and the triangle's), as for a ball.
+                let out = (a.min(b).min(c) - p.max(q))
+                    .max(p.min(q) - a.max(b).max(c))
+                    .max(Vector::ZERO);
+                if out.length_squared() > reach * reach {
+                    return false;
+                }
+                let (s, t) = segment_triangle::closest_points(p, q, a, b, c);
+                let gap = (s - t).length() - radius;
+                gap.is_nan() || gap <= margin + tau * scale
+            }
+            Reach::Box {
+                to_box,
+                half,
+                rounding,
+                margin,
+                poses,
+            } => {
+                // `box_apart`'s test, term for term.
+                let [p, q, r] = v.map(|x| to_box.transform_point(x));
+                let scale = p
+                    .abs()
+                    .max(q.abs())
+                    .max(r.abs())
+                    .max(half)
+                    .max_element()
+                    .max(poses);
+                let slack = margin + rounding + tolerance::SLACK * 16.0 * EPSILON * scale;
+                // The box's three face axes first (the boxes of the two), the first of
+                // the separation's axes and most often the one that separates.
+                let faces = (p.min(q).min(r) - half).max(-half - p.max(q).max(r));
+                if faces.max_element() > slack {
+                    return false;
+                }
+                let gap = box_triangle::separation(half, p, q, r);
+                gap.is_nan() || gap <= slack
+            }
+        }
+    }
+}
+
 /// Whether the world point `p` lies over triangle `t` (at `pose_t`): its projection
 /// on the triangle's plane is inside, up to [`tolerance::FEATURE_TIE`] of the size.
 fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
@@ -353,25 +607,33 @@ fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
 /// B's contact with triangle `t` of a set at `pose_t`, after the per-triangle rules;
 /// `None` when farther than `margin`. A contact snapped to the face leaves its clipped
 /// manifold in `snapped` (untouched otherwise).
+/// `pretested`: the triangle passed [`Reach::may_touch`], which for a box is the same
+/// separating-axis test as [`box_apart`].
 #[allow(clippy::too_many_arguments)] // the triangle, its placement, the shape's, the slot
 fn triangle_contact(
     set: &dyn TriangleSet,
     t: &MeshTriangle,
     pose_t: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
+    (b, pose_b): (&Shape, &Pose),
     margin: Real,
     options: &QueryOptions,
+    pretested: bool,
     snapped: &mut Option<Manifold>,
 ) -> Outcome {
-    if box_apart(t, pose_t, b, pose_b, margin) {
+    if !pretested && box_apart(t, pose_t, b, pose_b, margin) {
         return Outcome::Apart;
     }
     let one_sided = set.one_sided();
-    let Some(tri) = triangle_shape(t) else {
-        return Outcome::Apart;
+    let ball = as_ball(b, pose_b);
+    let c = match ball.and_then(|_| ball_contact(t, pose_t, b, pose_b, options)) {
+        Some(c) => c,
+        None => {
+            let Some(tri) = triangle_shape(t) else {
+                return Outcome::Apart;
+            };
+            dispatch::contact_with(&tri, pose_t, b, pose_b, options, None)
+        }
     };
-    let c = dispatch::contact_with(&tri, pose_t, b, pose_b, options, None);
     if c.distance.is_nan() || c.distance > margin {
         return Outcome::Apart;
     }
@@ -388,7 +650,16 @@ fn triangle_contact(
     if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
         return Outcome::Kept(c, feature, side);
     }
-    match face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin) {
+    let face = match ball {
+        Some(ball) => ball_face_contact(t, pose_t, side, ball, &c, margin),
+        None => {
+            let Some(tri) = triangle_shape(t) else {
+                return Outcome::Rejected(c, feature, side);
+            };
+            face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
+        }
+    };
+    match face {
         Some((f, m)) => {
             *snapped = Some(m);
             Outcome::Kept(f, TriangleFeature::Face, side)
@@ -499,21 +770,35 @@ fn items(
     let world = b.local_aabb().transformed(pose_b);
     let near = &mut ws.near;
     near.clear();
+    // The pre-test on the corners only with one set: across sets, a boundary edge takes
+    // its activity from a triangle of the other set (`stitch_rims`), which must then be
+    // in the list even when B does not reach it.
+    let pretest = sets.len() == 1;
+    let mut pretested = false;
     for (s, (set, pose_s)) in sets.iter().enumerate() {
         let local = world.transformed(&pose_s.inverse());
         let slack = box_slack(&local, *set);
         let query = local.loosened(margin + slack);
-        set.triangles_in(&query, &mut |t| {
+        let mut push = |t: &MeshTriangle| {
             near.push((*t, *pose_s, s));
             ControlFlow::Continue(())
-        });
+        };
+        match Reach::new(b, pose_b, pose_s, margin, options).filter(|_| pretest) {
+            Some(reach) => {
+                pretested = true;
+                set.triangles_in_where(&query, &mut |v| reach.may_touch(v), &mut push);
+            }
+            None => set.triangles_in(&query, &mut push),
+        }
     }
     stitch_rims(near);
     let out = &mut ws.items;
     out.clear();
     let mut rejected: Option<Item> = None;
     for (t, pose_s, s) in near.iter() {
-        if beyond_plane(t, pose_s, b, pose_b, margin) {
+        // (The pre-test already measured B against the whole triangle, not only its
+        // plane.)
+        if !pretested && beyond_plane(t, pose_s, b, pose_b, margin) {
             continue;
         }
         let item = |contact, feature, side, manifold| Item {
@@ -533,10 +818,10 @@ fn items(
             sets[*s].0,
             t,
             pose_s,
-            b,
-            pose_b,
+            (b, pose_b),
             margin,
             options,
+            pretested,
             &mut snapped,
         ) {
             Outcome::Apart => {}
@@ -686,19 +971,25 @@ fn void_internal_features(
         if !(is_voided(p) && is_voided(q) || vertex && is_edge_end(p)) {
             return true;
         }
-        let Some(tri) = triangle_shape(&i.tri) else {
-            return false;
+        let face = match as_ball(b, pose_b) {
+            Some(ball) => ball_face_contact(&i.tri, &i.pose, i.side, ball, &i.out.contact, margin),
+            None => {
+                let Some(tri) = triangle_shape(&i.tri) else {
+                    return false;
+                };
+                face_contact(
+                    &i.tri,
+                    &tri,
+                    &i.pose,
+                    i.side,
+                    b,
+                    pose_b,
+                    &i.out.contact,
+                    margin,
+                )
+            }
         };
-        match face_contact(
-            &i.tri,
-            &tri,
-            &i.pose,
-            i.side,
-            b,
-            pose_b,
-            &i.out.contact,
-            margin,
-        ) {
+        match face {
             Some((f, m)) => {
                 i.out.contact = f;
                 i.out.feature = TriangleFeature::Face;
@@ -785,13 +1076,18 @@ fn regions_of(
     regions.clear();
     points.clear();
     let mut size: Real = 0.0;
+    let ball = as_ball(b, pose_b).is_some();
     for i in items.iter() {
-        let Some(tri) = triangle_shape(&i.tri) else {
-            continue;
-        };
         let m = match i.manifold {
             Some(m) => m,
-            None => manifold::from_contact(&tri, &i.pose, b, pose_b, &i.out.contact, margin),
+            // A ball's manifold is its contact's one point.
+            None if ball => Manifold::single(&i.out.contact),
+            None => {
+                let Some(tri) = triangle_shape(&i.tri) else {
+                    continue;
+                };
+                manifold::from_contact(&tri, &i.pose, b, pose_b, &i.out.contact, margin)
+            }
         };
         if m.is_empty() {
             continue;

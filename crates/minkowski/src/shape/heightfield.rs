@@ -456,6 +456,17 @@ impl super::TriangleSet for HeightField {
         aabb: &crate::bounding::Aabb,
         f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
     ) {
+        self.triangles_in_where(aabb, &mut |_| true, f);
+    }
+
+    /// The cells' corners come straight from the samples; a half's normal and its edges'
+    /// neighbours and activity are worked out only for the halves `keep` accepts.
+    fn triangles_in_where(
+        &self,
+        aabb: &crate::bounding::Aabb,
+        keep: &mut dyn FnMut(&[Point; 3]) -> bool,
+        f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
+    ) {
         let [sx, sz] = self.cell;
         let (cells_x, cells_z) = (self.cols - 1, self.rows - 1);
         // The cells whose closed rectangles meet the box's x and z ranges.
@@ -487,6 +498,12 @@ impl super::TriangleSet for HeightField {
                 }
                 let base = 2 * (i * cells_x + j) as u32;
                 for half in 0..2 {
+                    let Some(corners) = self.half_vertices(i as isize, j as isize, half) else {
+                        continue;
+                    };
+                    if !keep(&corners) {
+                        continue;
+                    }
                     if let Some(t) = window.cell_triangle(self, i, j, half) {
                         let t = super::MeshTriangle {
                             index: base + half as u32,
@@ -534,21 +551,46 @@ impl super::TriangleSet for HeightField {
 
 impl HeightField {
     /// The corners (local frame) of half `half` of cell `(i, j)`, counter-clockwise from
-    /// above, and its unit upward normal; `None` outside the grid or with a hole.
-    fn half_corners(&self, i: isize, j: isize, half: usize) -> Option<([Point; 3], Vector)> {
+    /// above; `None` outside the grid or with a hole.
+    fn half_vertices(&self, i: isize, j: isize, half: usize) -> Option<[Point; 3]> {
+        self.half_heights(i, j)
+            .map(|(i, j, h)| self.half_points(i, j, h, half))
+    }
+
+    /// Cell `(i, j)` as `(i, j, [h00, h10, h01, h11])`; `None` outside the grid or with a
+    /// hole (a NaN sample).
+    fn half_heights(&self, i: isize, j: isize) -> Option<(usize, usize, [Real; 4])> {
         if i < 0 || j < 0 || i as usize >= self.rows - 1 || j as usize >= self.cols - 1 {
             return None;
         }
         let (i, j) = (i as usize, j as usize);
-        let [h00, h10, h01, h11] = self.corners(i, j);
-        if [h00, h10, h01, h11].iter().any(|h| h.is_nan()) {
+        let h = self.corners(i, j);
+        if h.iter().any(|h| h.is_nan()) {
             return None;
         }
+        Some((i, j, h))
+    }
+
+    /// The corners of half `half` of cell `(i, j)` with samples `h`.
+    fn half_points(&self, i: usize, j: usize, h: [Real; 4], half: usize) -> [Point; 3] {
+        let [h00, h10, h01, h11] = h;
         let [sx, sz] = self.cell;
         let at = |dj: usize, di: usize, h: Real| {
             self.origin + Vector::new((j + dj) as Real * sx, h, (i + di) as Real * sz)
         };
-        let (p00, p10, p01, p11) = (at(0, 0, h00), at(1, 0, h10), at(0, 1, h01), at(1, 1, h11));
+        if half == 0 {
+            [at(0, 0, h00), at(0, 1, h01), at(1, 0, h10)]
+        } else {
+            [at(1, 0, h10), at(0, 1, h01), at(1, 1, h11)]
+        }
+    }
+
+    /// The corners (local frame) of half `half` of cell `(i, j)`, counter-clockwise from
+    /// above, and its unit upward normal; `None` outside the grid or with a hole.
+    fn half_corners(&self, i: isize, j: isize, half: usize) -> Option<([Point; 3], Vector)> {
+        let (i, j, h) = self.half_heights(i, j)?;
+        let [h00, h10, h01, h11] = h;
+        let [sx, sz] = self.cell;
         // Normals from the height differences (exact for any origin): the halves are
         // graphs over the cell, so their normals always point up.
         let normal = if half == 0 {
@@ -558,12 +600,7 @@ impl HeightField {
             // p10, p01, p11: dh/dx = h11 − h01, dh/dz = h11 − h10.
             Vector::new(-(h11 - h01) * sz, sx * sz, -(h11 - h10) * sx)
         };
-        let corners = if half == 0 {
-            [p00, p01, p10]
-        } else {
-            [p10, p01, p11]
-        };
-        Some((corners, normal.normalize()))
+        Some((self.half_points(i, j, h, half), normal.normalize()))
     }
 
     /// The triangle (of the two-triangle split, see the [`super::TriangleSet`]

@@ -87,6 +87,30 @@ pub trait TriangleSet {
     /// few more, in no particular order, until `f` breaks.
     fn triangles_in(&self, aabb: &Aabb, f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>);
 
+    /// [`TriangleSet::triangles_in`] with a pre-test: `keep` sees each candidate's
+    /// corners (local frame, in [`MeshTriangle::vertices`] order) before the triangle is
+    /// built, and only the triangles it accepts are built and handed to `f`. Building is
+    /// what costs (each edge's neighbour and activity); a query that can reject most
+    /// candidates from their corners alone (a sphere farther than its radius from the
+    /// triangle) saves it. `keep` must accept every triangle the caller needs to see:
+    /// the sets do not second-guess it.
+    ///
+    /// The default builds every triangle and then asks `keep` (correct, no saving).
+    fn triangles_in_where(
+        &self,
+        aabb: &Aabb,
+        keep: &mut dyn FnMut(&[Point; 3]) -> bool,
+        f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>,
+    ) {
+        self.triangles_in(aabb, &mut |t| {
+            if keep(&t.vertices) {
+                f(t)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+
     /// Triangle `index`, `None` when there is none (out of range or a hole).
     fn triangle(&self, index: u32) -> Option<MeshTriangle>;
 

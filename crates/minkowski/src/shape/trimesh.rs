@@ -538,8 +538,20 @@ impl TriangleSet for TriMesh {
 
     /// Through the tree: exactly the triangles whose own box meets `aabb`.
     fn triangles_in(&self, aabb: &Aabb, f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>) {
+        self.triangles_in_where(aabb, &mut |_| true, f);
+    }
+
+    /// Through the tree; a triangle's neighbours are looked up only when `keep` accepts
+    /// its corners.
+    fn triangles_in_where(
+        &self,
+        aabb: &Aabb,
+        keep: &mut dyn FnMut(&[Point; 3]) -> bool,
+        f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>,
+    ) {
         let _ = self.tree.query_aabb(aabb, |t| {
-            if triangle_box(self.corners(t)).intersects(aabb) {
+            let corners = self.corners(t);
+            if triangle_box(corners).intersects(aabb) && keep(&corners) {
                 f(&self.mesh_triangle(t))
             } else {
                 ControlFlow::Continue(())

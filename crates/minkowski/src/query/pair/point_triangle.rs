@@ -37,8 +37,13 @@ pub(crate) fn closest_point(p: Point, a: Point, b: Point, c: Point) -> Point {
     if d3 >= 0.0 && d4 <= d3 {
         return b;
     }
+    // Each edge's region is tested only when the edge's squared length (the divisor
+    // below, `d1 − d3 = |ab|²` here) is positive: on a sliver whose short edge squares
+    // to below the least positive number, the region's products are all zeros, the test
+    // passes by accident and the divisor is 0 / 0. The edge is then a point of the
+    // neighbouring edges, which answer for it.
     let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0 {
         return at(d1 / (d1 - d3), 0.0);
     }
     let cp = ap - ac;
@@ -47,12 +52,13 @@ pub(crate) fn closest_point(p: Point, a: Point, b: Point, c: Point) -> Point {
         return c;
     }
     let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0 {
         return at(0.0, d2 / (d2 - d6));
     }
     let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    let bc = (d4 - d3) + (d5 - d6);
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 && bc > 0.0 {
+        let w = (d4 - d3) / bc;
         return b + (c - b) * w;
     }
     let denom = va + vb + vc;
@@ -139,6 +145,65 @@ mod tests {
             let d = (q - p).length();
             assert!(d <= brute(p, a, b, c) + 1e-5, "{p:?}");
             assert!(d >= brute(p, a, b, c) - 0.02, "{p:?}");
+        }
+    }
+
+    /// Regression: on a sliver whose short edge `ab` squares to below the least positive
+    /// number (after the scaling to unit size), every product of edge `ab`'s region test
+    /// was zero, the test passed, and the edge parameter was 0 / 0: a NaN closest point
+    /// (and a NaN contact, which the static-geometry queries then dropped). The point
+    /// here is nearest to edge `ac`, at its middle.
+    #[test]
+    fn a_sliver_whose_short_edge_underflows_is_not_nan() {
+        let tiny = Real::MIN_POSITIVE.sqrt() * 1e-9;
+        let (a, b, c) = (
+            Vector::ZERO,
+            Vector::new(tiny, 0.0, 0.0),
+            Vector::new(0.0, 1.0, 1.0),
+        );
+        let p = Vector::new(0.0, 1.0, 0.0);
+        let q = closest_point(p, a, b, c);
+        assert!(q.is_finite(), "{q:?}");
+        assert!((q - Vector::new(0.0, 0.5, 0.5)).length() < 1e-6, "{q:?}");
+        // Every short edge, in every position, against the dense grid (seeded).
+        let mut seed = 11u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0
+        };
+        for k in 0..600 {
+            let base = [
+                Vector::new(rnd(), rnd(), rnd()),
+                Vector::new(rnd(), rnd(), rnd()),
+            ];
+            // The sliver's short edge: exactly zero, or underflowing when squared.
+            let short = if k % 3 == 0 {
+                Vector::ZERO
+            } else {
+                Vector::new(rnd(), rnd(), rnd()) * tiny
+            };
+            let (x, y) = (base[0], base[1]);
+            let tri = match k % 3 {
+                0 => (x, x + short, y),
+                1 => (y, x, x + short),
+                _ => (x + short, y, x),
+            };
+            // Points beside the long edge, often exactly across from it.
+            let p = if k % 2 == 0 {
+                x + (y - x) * rnd().abs() + (y - x).any_orthogonal_vector() * rnd()
+            } else {
+                Vector::new(rnd(), rnd(), rnd()) * 2.0
+            };
+            let q = closest_point(p, tri.0, tri.1, tri.2);
+            assert!(q.is_finite(), "{k}: {q:?} for {p:?} and {tri:?}");
+            let d = (q - p).length();
+            let want = brute(p, tri.0, tri.1, tri.2);
+            assert!(
+                d <= want + 1e-5 && d >= want - 0.02,
+                "{k}: {d} against {want}"
+            );
         }
     }
 
