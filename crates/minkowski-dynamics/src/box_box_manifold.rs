@@ -40,7 +40,9 @@
 //! `s ≤ margin`; its partner on the reference face is `x − s n`, inside the face because
 //! `x` was clipped to its sides (to within [`CLIP_SLACK`], then clamped to them). So both points of a pair lie on the boxes' surfaces and
 //! `p_B − p_A = s · normal` with the normal from A to B. More than four kept points are
-//! reduced to four: the deepest, the farthest from it, then the two that span the
+//! reduced to four: the deepest (among points within [`AXIS_PREFERENCE`] of the deepest,
+//! the one of smallest feature id, so that a resting face keeps its points), the
+//! farthest from it, then the two that span the
 //! largest triangles with those on either side (the area-maximising choice of Box2D
 //! and Bullet's `btPersistentManifold`).
 //!
@@ -469,12 +471,13 @@ fn clip_faces(
         n_kept += 1;
     }
     out.normal = r.normal;
-    reduce(out, &kept[..n_kept], r.normal);
+    reduce(out, &kept[..n_kept], r.normal, AXIS_PREFERENCE * scale);
     true
 }
 
-/// Keeps at most four of `points` (module notes): all when there are four or fewer.
-fn reduce(out: &mut BoxBoxManifold, points: &[ManifoldPoint], n: Vector) {
+/// Keeps at most four of `points` (module notes): all when there are four or fewer;
+/// depths within `tie` (length) of the deepest count as equal.
+fn reduce(out: &mut BoxBoxManifold, points: &[ManifoldPoint], n: Vector, tie: Real) {
     if points.len() <= 4 {
         out.points[..points.len()].copy_from_slice(points);
         out.len = points.len();
@@ -482,9 +485,18 @@ fn reduce(out: &mut BoxBoxManifold, points: &[ManifoldPoint], n: Vector) {
     }
     let pos = |p: &ManifoldPoint| p.point_b;
     let mut pick = [0usize; 4];
-    // Deepest (first on ties).
+    // Deepest; points within `tie` of the deepest are as deep, and the smallest
+    // feature id among them is taken, so that a resting face keeps the same four
+    // points while rounding and tiny turns reorder their depths.
+    let mut deepest = 0;
     for (i, p) in points.iter().enumerate() {
-        if p.distance < points[pick[0]].distance {
+        if p.distance < points[deepest].distance {
+            deepest = i;
+        }
+    }
+    pick[0] = deepest;
+    for (i, p) in points.iter().enumerate() {
+        if p.distance <= points[deepest].distance + tie && p.feature < points[pick[0]].feature {
             pick[0] = i;
         }
     }

@@ -73,6 +73,13 @@ pub struct WorldSettings {
     /// Threads of the narrow phase's pool (0: rayon's global pool). The state hash does
     /// not depend on it.
     pub threads: usize,
+    /// Answer box–box pairs by the closed form ([`crate::box_box_manifold`]) instead of
+    /// the library's general manifold. Off by default: measured on the 100-row pyramid
+    /// it cut the narrow phase about 4.5× (95 → 20 ms/step under the same load) and the
+    /// step 1.5×, and the 20-box stack and 20-row pyramid still stand, but the 100-row
+    /// pyramid no longer fell asleep (the general path: asleep at step 475) and, awake,
+    /// came apart after step 800.
+    pub box_box_closed_form: bool,
 }
 
 impl Default for WorldSettings {
@@ -90,6 +97,7 @@ impl Default for WorldSettings {
             ccd_fraction: 0.5,
             manifold_reuse_tolerance: 0.0,
             threads: 0,
+            box_box_closed_form: false,
         }
     }
 }
@@ -698,7 +706,9 @@ impl World {
                 let a = &self.bodies[p.a as usize];
                 match (&a.collider, &b.collider) {
                     // Two boxes: the closed form (crate::box_box_manifold).
-                    (Collider::Convex(Shape::Cuboid(ca)), Collider::Convex(Shape::Cuboid(cb))) => {
+                    (Collider::Convex(Shape::Cuboid(ca)), Collider::Convex(Shape::Cuboid(cb)))
+                        if self.settings.box_box_closed_form =>
+                    {
                         let m = box_box_manifold(ca, pose_a, cb, pose_b, margin);
                         if m.len == 0 {
                             Vec::new()

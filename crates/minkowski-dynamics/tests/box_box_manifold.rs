@@ -133,6 +133,14 @@ fn check(
             "{what}: deepest {min_d} vs exact {}",
             exact.distance
         );
+        // The normal from A to B: moving B along it by the depth separates the boxes.
+        let moved = Pose::new(pb.rotation(), pb.translation() - m.normal * (min_d - tol)).unwrap();
+        let after = contact(&sa, pa, &sb, &moved);
+        assert!(
+            after.distance >= -2.0 * slack,
+            "{what}: moved along the normal by the depth, still {} deep",
+            after.distance
+        );
     }
     Checked {
         min_distance: min_d,
