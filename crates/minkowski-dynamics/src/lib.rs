@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod box_box_manifold;
 pub mod character;
 pub mod contact_cache;
 pub mod contact_manifold;

@@ -53,6 +53,19 @@ impl WorldManifold {
     }
 }
 
+impl From<&crate::box_box_manifold::BoxBoxManifold> for WorldManifold {
+    /// A convex pair's box–box manifold (pieces 0 and 0).
+    fn from(m: &crate::box_box_manifold::BoxBoxManifold) -> Self {
+        WorldManifold {
+            piece_a: 0,
+            piece_b: 0,
+            normal: m.normal,
+            points: m.points,
+            len: m.len.min(4),
+        }
+    }
+}
+
 impl From<&PairManifold> for WorldManifold {
     fn from(pm: &PairManifold) -> Self {
         let mut points = [ManifoldPoint {

@@ -23,6 +23,7 @@
 //! 8. **State hash** ([`crate::hash`]).
 
 use crate::body::{Body, BodyDesc, BodyError, BodyKind};
+use crate::box_box_manifold::box_box_manifold;
 use crate::contact_cache::{CachedPoint, ContactCache, STATIC_BASE};
 use crate::contact_manifold::{body_pair, static_pair};
 use crate::hash::state_hash;
@@ -33,8 +34,9 @@ use crate::solver::{
 };
 use minkowski::bounding::Aabb;
 use minkowski::math::Matrix3;
+use minkowski::query::compound::Collider;
 use minkowski::query::{static_dispatch, Motion, QueryOptions};
-use minkowski::shape::StaticShape;
+use minkowski::shape::{Shape, StaticShape};
 use minkowski::{Pose, Real, Rotation, Vector};
 
 /// The world's parameters.
@@ -71,6 +73,13 @@ pub struct WorldSettings {
     /// Threads of the narrow phase's pool (0: rayon's global pool). The state hash does
     /// not depend on it.
     pub threads: usize,
+    /// Answer box–box pairs by the closed form ([`crate::box_box_manifold`]) instead of
+    /// the library's general manifold. Off by default: measured on the 100-row pyramid
+    /// it cut the narrow phase about 4.5× (95 → 20 ms/step under the same load) and the
+    /// step 1.5×, and the 20-box stack and 20-row pyramid still stand, but the 100-row
+    /// pyramid no longer fell asleep (the general path: asleep at step 475) and, awake,
+    /// came apart after step 800.
+    pub box_box_closed_form: bool,
 }
 
 impl Default for WorldSettings {
@@ -88,6 +97,7 @@ impl Default for WorldSettings {
             ccd_fraction: 0.5,
             manifold_reuse_tolerance: 0.0,
             threads: 0,
+            box_box_closed_form: false,
         }
     }
 }
@@ -688,15 +698,31 @@ impl World {
             p.margin
         };
         let ms: Vec<WorldManifold> = match g {
-            Some(g) => static_pair(&g.shape, &g.pose, &b.collider, pose_b, margin),
+            Some(g) => static_pair(&g.shape, &g.pose, &b.collider, pose_b, margin)
+                .iter()
+                .map(WorldManifold::from)
+                .collect(),
             None => {
                 let a = &self.bodies[p.a as usize];
-                body_pair(&a.collider, pose_a, &b.collider, pose_b, margin)
+                match (&a.collider, &b.collider) {
+                    // Two boxes: the closed form (crate::box_box_manifold).
+                    (Collider::Convex(Shape::Cuboid(ca)), Collider::Convex(Shape::Cuboid(cb)))
+                        if self.settings.box_box_closed_form =>
+                    {
+                        let m = box_box_manifold(ca, pose_a, cb, pose_b, margin);
+                        if m.len == 0 {
+                            Vec::new()
+                        } else {
+                            vec![WorldManifold::from(&m)]
+                        }
+                    }
+                    _ => body_pair(&a.collider, pose_a, &b.collider, pose_b, margin)
+                        .iter()
+                        .map(WorldManifold::from)
+                        .collect(),
+                }
             }
-        }
-        .iter()
-        .map(WorldManifold::from)
-        .collect();
+        };
         let answer = if tol > 0.0 {
             Answer::Fresh(StoredPair::new(key, pose_a, pose_b, margin, &ms))
         } else {

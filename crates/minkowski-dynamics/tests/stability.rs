@@ -224,3 +224,27 @@ fn fast_ball_does_not_tunnel_through_thin_mesh() {
         }
     }
 }
+
+/// The same two stacks with box–box pairs answered by the closed form
+/// (`WorldSettings::box_box_closed_form`): they stand as well.
+#[test]
+fn stack_and_pyramid_stand_with_the_box_box_closed_form() {
+    let world = || {
+        World::new(WorldSettings {
+            enable_sleep: false,
+            box_box_closed_form: true,
+            ..WorldSettings::default()
+        })
+    };
+    let mut w = world();
+    scenes::stack(&mut w, 20).unwrap();
+    let (pen, drift) = run(&mut w, 1000, 19);
+    assert!(drift < 0.01, "stack top drift {drift}");
+    assert!(pen <= w.settings.linear_slop, "stack penetration {pen}");
+    let mut w = world();
+    scenes::pyramid(&mut w, 10).unwrap();
+    let top = w.bodies().len() - 1;
+    let (pen, drift) = run(&mut w, 1000, top);
+    assert!(drift < 0.01, "pyramid top drift {drift}");
+    assert!(pen <= w.settings.linear_slop, "pyramid penetration {pen}");
+}
