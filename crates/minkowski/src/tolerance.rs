@@ -127,15 +127,6 @@ pub const NOISY_SEPARATION: Real = 1024.0 * EPSILON;
 /// (faces meeting along a line) is redone with the side planes moved out by as much.
 pub const SAT_SLACK: Real = 64.0 * EPSILON;
 
-/// How far a rotation quaternion's squared norm may be from 1 for
-/// [`Pose::new`](crate::Pose::new) to keep it as given (`8 ε`, a norm within about
-/// `4 ε` of 1): it is then unit up to
-/// the rounding of its own components (renormalising leaves it as far from unit, within
-/// an ulp or two), and the square root and the division of the renormalisation are
-/// skipped. Quaternions farther from unit, up to
-/// [`ROTATION_NORM_TOLERANCE`](crate::math::ROTATION_NORM_TOLERANCE), are renormalised.
-pub const UNIT_QUATERNION_ROUNDING: Real = 8.0 * EPSILON;
-
 /// How many touching floors a bound carried between frames, or a box grown for
 /// pruning, allows for (which also covers the bound's or the box's own rounding).
 pub const SLACK: Real = 4.0;
