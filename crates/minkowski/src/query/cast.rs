@@ -364,7 +364,20 @@ impl Motion {
         self.linear + self.angular.cross(point - pose.translation())
     }
 
+    /// `Ok` when both velocities are finite and within [`MAX_MAGNITUDE`]: two passes of
+    /// comparisons, the typed error worked out only on failure.
+    #[inline]
     pub(crate) fn check(&self, which: &'static str) -> Result<(), CastError> {
+        let fine = |v: Vector| v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE;
+        if fine(self.linear) && fine(self.angular) {
+            return Ok(());
+        }
+        self.refusal(which)
+    }
+
+    /// The error [`check`](Self::check) found.
+    #[cold]
+    fn refusal(&self, which: &'static str) -> Result<(), CastError> {
         for (field, v) in [("linear", self.linear), ("angular", self.angular)] {
             // The name is only written out for an error: no allocation per query.
             if !(v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE) {
@@ -615,7 +628,7 @@ fn cast_cores(
     let margin = ma + mb + margin_extra;
     if let (CoreShape::Point(pa), CoreShape::Point(pb)) = (&ca, &cb) {
         // Two balls: a ray against a ball of the summed radius, in closed form.
-        let c = balls(
+        let c = super::ball_ball_cast::balls(
             pa.point(),
             rel.transform_point(pb.point()),
             motion,
@@ -649,48 +662,13 @@ fn gjk_cast(
     })
 }
 
-/// The cast of two point cores (balls once the margins are added): the first `t ≥ 0`
-/// with `‖b + t r − a‖ = R`, from the point of the line nearest `a` (the chord's half
-/// length `√((R² − ‖p‖²)/r·r)`, free of the quadratic's cancellation).
-fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: Real) -> LocalCast {
-    let d0 = b - a;
-    let mut out = LocalCast {
-        end: CastEnd::Miss,
-        toi: 0.0,
-        normal: Vector::ZERO,
-        point_a: a,
-        point_b: b,
-        status: GjkStatus::Converged,
-        iterations: 0,
-    };
-    if d0.length_squared() <= margin * margin {
-        out.end = CastEnd::Within;
-        return out;
-    }
-    let rr = motion.length_squared();
-    let tc = -d0.dot(motion) / rr;
-    if !(tc > 0.0) {
-        // Not approaching (or not moving).
-        return out;
-    }
-    let p = d0 + motion * tc;
-    let h2 = margin * margin - p.length_squared();
-    if !(h2 >= 0.0) {
-        return out;
-    }
-    let t = (tc - (h2 / rr).sqrt()).max(0.0);
-    if !(t <= max_toi) {
-        return out;
-    }
-    let at = d0 + motion * t;
-    out.end = CastEnd::Hit;
-    out.toi = t;
-    out.normal = crate::math::normalize_robust(at).unwrap_or(motion.normalize());
-    out.point_b = b + motion * t;
-    out
-}
-
 fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
+    // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs).
+    match super::ball_ball_cast::cast_balls_world(input) {
+        Some(Ok(answer)) => return answer,
+        Some(Err(())) => return within(input, options, 0),
+        None => {}
+    }
     let ShapePair {
         a,
         pose_a,
@@ -737,12 +715,18 @@ fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
                 iterations: c.iterations,
             }
         }
-        CastEnd::Within => match start_within(input, options, c.iterations) {
-            Some(answer) => answer,
-            // The contact query finds them apart after all (a cast stopped short at
-            // time 0): conservative advancement decides, certified.
-            None => super::advancement::advance(input, options),
-        },
+        CastEnd::Within => within(input, options, c.iterations),
+    }
+}
+
+/// The answer for cores found within the margin at time 0 (after `iterations`): the
+/// start rules of [`start_within`].
+fn within(input: &CastInput<'_>, options: &QueryOptions, iterations: u32) -> ShapeCast {
+    match start_within(input, options, iterations) {
+        Some(answer) => answer,
+        // The contact query finds them apart after all (a cast stopped short at
+        // time 0): conservative advancement decides, certified.
+        None => super::advancement::advance(input, options),
     }
 }
 

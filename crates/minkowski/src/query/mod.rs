@@ -44,6 +44,7 @@ macro_rules! on_cores {
 }
 
 pub mod advancement;
+mod ball_ball_cast;
 pub mod bisection;
 mod cast;
 pub mod compound;
