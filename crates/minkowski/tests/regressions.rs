@@ -830,7 +830,7 @@ fn segment_near_a_cylinder_centre_gets_the_least_depth_in_both_orders() {
 fn tiny_round_shapes_hit_from_far_get_unit_normals() {
     let at = Vector::new(0.0, 1156.25, -31.25);
     let pose = Pose::new(Rotation::IDENTITY, at).unwrap();
-    let r: Real = 0.001_055_673_2;
+    let r: Real = 0.0010556732;
     let shapes = [
         Shape::from(Ellipsoid::new(Vector::splat(r)).unwrap()),
         Shape::from(minkowski::shape::Sphere::new(r).unwrap()),
@@ -888,23 +888,23 @@ fn hull_separation(a: &[Vector], b: &[Vector], n: Vector) -> Real {
 #[test]
 fn segment_near_a_far_hull_gets_a_normal_that_separates() {
     let seg = [
-        Vector::new(-0.006_482_439_6, -0.000_144_054_21, -0.000_288_108_42),
-        Vector::new(0.005_185_951_5, -0.006_482_439_6, -0.006_482_439_6),
+        Vector::new(-0.0064824396, -0.00014405421, -0.00028810842),
+        Vector::new(0.0051859515, -0.0064824396, -0.0064824396),
     ];
     let hull = [
-        Vector::new(177.611_77, 547.636_3, 547.636_3),
-        Vector::new(799.252_9, -1050.869_6, -1050.869_6),
-        Vector::new(384.825_5, -1050.869_6, 14.800_981),
-        Vector::new(14.800_981, -1050.869_6, -1050.869_6),
-        Vector::new(1036.068_6, -14.800_981, -14.800_981),
+        Vector::new(177.61177, 547.6363, 547.6363),
+        Vector::new(799.2529, -1050.8696, -1050.8696),
+        Vector::new(384.8255, -1050.8696, 14.800981),
+        Vector::new(14.800981, -1050.8696, -1050.8696),
+        Vector::new(1036.0686, -14.800981, -14.800981),
         Vector::new(0.0, 0.0, 0.0),
-        Vector::new(1036.068_6, 1036.068_6, 1036.068_6),
+        Vector::new(1036.0686, 1036.0686, 1036.0686),
     ];
     let a = Shape::from(ConvexPolyhedron::new(seg.to_vec()).unwrap());
     let b = Shape::from(ConvexPolyhedron::new(hull.to_vec()).unwrap());
-    let at = Vector::splat(4654.547_4);
+    let at = Vector::splat(4654.5474);
     let pa = Pose::new(
-        Rotation::from_xyzw(-0.011_372_452, -0.011_372_452, 0.329_801_1, 0.943_913_46).normalize(),
+        Rotation::from_xyzw(-0.011372452, -0.011372452, 0.3298011, 0.94391346).normalize(),
         at,
     )
     .unwrap();
