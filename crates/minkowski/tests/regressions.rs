@@ -818,3 +818,112 @@ fn segment_near_a_cylinder_centre_gets_the_least_depth_in_both_orders() {
         assert_contact(&cylinder, &pb, &segment, &pa, truth, tol);
     }
 }
+
+/// Found by fuzzing (f32; seed `tiny-ball-hit-from-far-normal-not-unit`): a ray
+/// from 62.5 away along −X at a ball of radius 1.06e-3 centred at (0, 1156.25, −31.25)
+/// hit it with the normal (0.99733, 0, 0). The normal was `q / r`, with `q = o + d t`
+/// the hit point's offset from the centre; `o` is 62.5 long, so `q` carries an ulp of
+/// 62.5 (3.8e-6 in f32), 0.3% of `r`, and `‖q‖ ≠ r`. The round closed forms (ball,
+/// capsule, cylinder) now divide by `‖q‖`. Exact: a ray along −X through the centre (or
+/// across the axis) hits at the centre plus `r X̂`, normal `X̂`.
+#[test]
+fn tiny_round_shapes_hit_from_far_get_unit_normals() {
+    let at = Vector::new(0.0, 1156.25, -31.25);
+    let pose = Pose::new(Rotation::IDENTITY, at).unwrap();
+    let r: Real = 0.0010556732;
+    let shapes = [
+        Shape::from(Ellipsoid::new(Vector::splat(r)).unwrap()),
+        Shape::from(minkowski::shape::Sphere::new(r).unwrap()),
+        Shape::from(Capsule::new(2.0, r).unwrap()),
+        Shape::from(Cylinder::new(2.0, r).unwrap()),
+    ];
+    for shape in &shapes {
+        for far in [62.5, 250.0, 1000.0] {
+            let ray = query::Ray::new(at + Vector::X * far, Vector::X * (-6.0 * far));
+            let opts = query::RayOptions {
+                max_toi: 4.0,
+                solid: false,
+            };
+            let hit = query::cast_ray(shape, &pose, &ray, &opts).unwrap().hit;
+            let hit = hit.unwrap_or_else(|| panic!("{shape:?} from {far}: missed"));
+            assert!(
+                (hit.normal.length() - 1.0).abs() < 1e-5,
+                "{shape:?} from {far}: {hit:?}"
+            );
+            assert!(
+                (hit.normal - Vector::X).length() < 1e-5,
+                "{shape:?}: {hit:?}"
+            );
+            // The point: an ulp of the origin's coordinates (and of `far`) off `at + r X̂`.
+            let ulp = far * Real::EPSILON * 4.0;
+            assert!(
+                (hit.point - (at + Vector::X * r)).length() <= ulp + 1e-3 * r,
+                "{shape:?} from {far}: {hit:?}"
+            );
+        }
+    }
+}
+
+/// The separation of the hulls with world vertices `a` and `b` along the unit `n` (from
+/// A towards B), by brute force over the vertices: `min_b n·b − max_a n·a`.
+fn hull_separation(a: &[Vector], b: &[Vector], n: Vector) -> Real {
+    let hi = a
+        .iter()
+        .map(|p| n.dot(*p))
+        .fold(Real::NEG_INFINITY, Real::max);
+    let lo = b.iter().map(|p| n.dot(*p)).fold(Real::INFINITY, Real::min);
+    lo - hi
+}
+
+/// Found by fuzzing (f32; seed `segment-near-far-hull-gjk-normal-off`): a
+/// two-point hull 0.013 long a few thousandths from a 7-vertex hull 2000 across, both at
+/// (4654.5, 4654.5, 4654.5). GJK stopped on its absolute tolerance (`‖v‖ = 0.004`, lower
+/// bound 0.002, the floor 16 ε σ = 0.002) on a triangle made of the segment's two ends
+/// and a vertex 1100 away; `v̂` is only certified to `‖v − v*‖ ≤ (‖v‖² − lower²)^½`,
+/// which at a few floors is any direction, and the shapes overlapped by 341 along it.
+/// The normal of such a stop is now checked by one support call and replaced by the
+/// searched direction that certified the lower bound when that separates better.
+/// Oracle: the separation along the answer's normal by brute force over the vertices,
+/// equal to the distance to the floor; the distance between the certified bounds.
+#[test]
+fn segment_near_a_far_hull_gets_a_normal_that_separates() {
+    let seg = [
+        Vector::new(-0.0064824396, -0.00014405421, -0.00028810842),
+        Vector::new(0.0051859515, -0.0064824396, -0.0064824396),
+    ];
+    let hull = [
+        Vector::new(177.61177, 547.6363, 547.6363),
+        Vector::new(799.2529, -1050.8696, -1050.8696),
+        Vector::new(384.8255, -1050.8696, 14.800981),
+        Vector::new(14.800981, -1050.8696, -1050.8696),
+        Vector::new(1036.0686, -14.800981, -14.800981),
+        Vector::new(0.0, 0.0, 0.0),
+        Vector::new(1036.0686, 1036.0686, 1036.0686),
+    ];
+    let a = Shape::from(ConvexPolyhedron::new(seg.to_vec()).unwrap());
+    let b = Shape::from(ConvexPolyhedron::new(hull.to_vec()).unwrap());
+    let at = Vector::splat(4654.5474);
+    let pa = Pose::new(
+        Rotation::from_xyzw(-0.011372452, -0.011372452, 0.3298011, 0.94391346).normalize(),
+        at,
+    )
+    .unwrap();
+    let pb = Pose::new(Rotation::from_xyzw(0.5, 0.5, 0.5, 0.5), at).unwrap();
+    let wa: Vec<Vector> = seg.iter().map(|p| pa.transform_point(*p)).collect();
+    let wb: Vec<Vector> = hull.iter().map(|p| pb.transform_point(*p)).collect();
+    // The floor: 16 ε of the coordinates' size (seen: the gap 0.002 in f32).
+    let tol = 32.0 * Real::EPSILON * 1100.0;
+    for (x, px, wx, y, py, wy) in [(&a, &pa, &wa, &b, &pb, &wb), (&b, &pb, &wb, &a, &pa, &wa)] {
+        let c = query::contact(x, px, y, py);
+        assert!(c.distance > 0.0, "{c:?}");
+        assert!(
+            c.lower_bound <= c.distance && c.distance <= c.upper_bound,
+            "{c:?}"
+        );
+        let s = hull_separation(wx, wy, c.normal);
+        assert!(
+            s <= c.distance + tol && s >= c.distance - tol,
+            "separation {s} along the normal vs distance: {c:?}"
+        );
+    }
+}

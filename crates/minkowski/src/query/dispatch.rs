@@ -183,6 +183,45 @@ fn best_touching_normal<A: SupportMap, B: SupportMap>(
     }
 }
 
+/// The normal of a separated pair whose GJK stopped on its absolute tolerance, checked.
+///
+/// GJK stops when `‖v‖ − lower ≤ ε_rel ‖v‖ + τ σ`, with `lower` the largest separation
+/// seen along any searched direction (with momentum, seldom `v`'s own). That certifies
+/// the distance, but not `v̂`: `v` and the closest point `v*` of `A ⊖ B` satisfy
+/// `‖v − v*‖² ≤ ‖v‖² − ‖v*‖² ≤ ‖v‖² − lower²` (`v*` is the nearest point of a convex
+/// set holding `v`), so when the absolute term `τ σ` dominates the gap, at distances a
+/// few floors wide, `v̂` may be far off (seen in f32: two points 0.013 apart and a
+/// vertex 1100 away made the last triangle, `‖v‖ = 0.004` in `[0.002, 0.004]`, and
+/// the shapes overlapped by 341 along `v̂`). Only then is the separation along `v̂`
+/// measured (one support call); the searched direction that certified `lower`,
+/// [`LocalGjk::lower_normal`], replaces it when its larger error — the separation's
+/// shortfall from the distance or the witnesses' departure from `distance · normal` —
+/// is smaller than `v̂`'s shortfall by more than the floor. The witnesses are kept.
+fn certified_apart_normal<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    g: &LocalGjk,
+    options: &GjkOptions,
+    floor: Real,
+    c: &mut LocalContact,
+) {
+    let vnorm = g.vv.sqrt();
+    if g.intersecting || vnorm - g.lower <= options.rel_tolerance * vnorm {
+        return;
+    }
+    let Some(n) = g.lower_normal.try_normalize() else {
+        return;
+    };
+    // Each normal's error: how far the separation along it falls short of the distance,
+    // and how far `point_b − point_a` is from `distance · normal` (0 for `v̂`).
+    let own = c.distance - -c.normal.dot(pair.support_point_hinted(c.normal, hints).w);
+    let residual = ((c.point_b - c.point_a) - n * c.distance).length();
+    let lower = (c.distance - g.best_separation).max(residual);
+    if lower + floor < own {
+        c.normal = n;
+    }
+}
+
 /// The interval `bounds` (lower, upper; length units) widened to hold the reported
 /// `value` (which the touching rule may have rounded to 0), with its ends no lower than
 /// `floor` (0 for unsigned distances). NaN ends are replaced by `value`.
@@ -667,6 +706,8 @@ pub(crate) fn contact_in(
         let near_zero = outcome == GjkOutcome::Touching || c.distance.abs() <= floor;
         if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, hints, &g, floor, &mut c);
+        } else if ma + mb == 0.0 && method == ContactMethod::Gjk {
+            certified_apart_normal(&pair, hints, &g, &options.gjk, floor, &mut c);
         }
         (c, status, method, iterations, sigma, outcome, bounds)
     });

@@ -483,17 +483,24 @@ fn input_error(ray: &Ray, max_toi: Real) -> CastError {
     }
 }
 
-/// The outward unit normal `q / r` of a round surface of radius `r` at the offset `q`
-/// from its centre (or axis), robustly normalised when `r` is too small to divide by;
-/// `−d̂` for a zero `q` (a ball of radius 0).
+/// The outward unit normal `q / ‖q‖` of a round surface of radius `r` at the offset `q`
+/// from its centre (or axis), robustly normalised when `r` is too small for the plain
+/// square root; `−d̂` for a zero `q` (a ball of radius 0).
+///
+/// `q` is `o + d t`, computed from an origin `o` that may be far from the surface: its
+/// rounding is an ulp of `‖o‖`, not of `r`, so `‖q‖ = r` does not hold in floating point
+/// (a ball of radius 1e-3 hit from 62.5 away in `f32` had `‖q‖ / r = 0.997`). Dividing by
+/// `‖q‖` rather than `r` keeps the normal unit whatever the cancellation.
 #[inline]
 fn radial(q: Vector, r: Real, d: Vector) -> Vector {
-    if r >= Real::MIN_POSITIVE.sqrt() {
-        // The reciprocal depends on the shape only: computed beside the hit's time.
-        q * (1.0 / r)
+    let plain = if r >= Real::MIN_POSITIVE.sqrt() {
+        q.try_normalize()
     } else {
-        crate::math::normalize_robust(q).unwrap_or(-d.normalize())
-    }
+        None
+    };
+    plain
+        .or_else(|| crate::math::normalize_robust(q))
+        .unwrap_or_else(|| -d.normalize())
 }
 
 /// The world-frame answer of a local one.
