@@ -791,6 +791,17 @@ pub struct ManifoldPointAnswer {
     pub point_b: [f64; 3],
 }
 
+impl From<&query::ManifoldPoint> for ManifoldPointAnswer {
+    fn from(p: &query::ManifoldPoint) -> Self {
+        ManifoldPointAnswer {
+            distance: p.distance as f64,
+            feature: p.feature,
+            point_a: arr(p.point_a),
+            point_b: arr(p.point_b),
+        }
+    }
+}
+
 /// The answer to a `manifold` query (see [`crate::query::Manifold`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ManifoldAnswer {
@@ -816,16 +827,7 @@ impl ManifoldAnswer {
             normal: (!m.is_empty()).then(|| arr(m.normal)),
             part_a,
             part_b,
-            points: m
-                .points()
-                .iter()
-                .map(|p| ManifoldPointAnswer {
-                    distance: p.distance as f64,
-                    feature: p.feature,
-                    point_a: arr(p.point_a),
-                    point_b: arr(p.point_b),
-                })
-                .collect(),
+            points: m.points().iter().map(ManifoldPointAnswer::from).collect(),
             status: m.status,
         }
     }

@@ -460,12 +460,7 @@ impl TerrainContactRequest {
                     .manifold
                     .points()
                     .iter()
-                    .map(|p| ManifoldPointAnswer {
-                        distance: p.distance as f64,
-                        feature: p.feature,
-                        point_a: arr(p.point_a),
-                        point_b: arr(p.point_b),
-                    })
+                    .map(ManifoldPointAnswer::from)
                     .collect(),
                 triangle: m.triangle,
             })

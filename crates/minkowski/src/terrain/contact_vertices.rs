@@ -50,7 +50,6 @@ fn lattice_direction(k: usize) -> Vector {
 /// (to rounding).
 pub fn contact_vertices(shape: &Shape, pose: &Pose, out: &mut Vec<Point>) {
     let (core, margin) = shape.core();
-    let start = out.len();
     let place = |p: Point| pose.transform_point(p);
     if margin == 0.0 {
         match core {
@@ -81,27 +80,18 @@ pub fn contact_vertices(shape: &Shape, pose: &Pose, out: &mut Vec<Point>) {
             CoreShape::Cylinder(_) | CoreShape::Cone(_) | CoreShape::Ellipsoid(_) => {}
         }
     }
-    for k in 0..CURVED_DIRECTIONS {
-        let d = lattice_direction(k);
-        let local = shape.local_support(d);
-        out.push(place(local));
-    }
     // Flat parts of a curved shape (a cylinder's caps, a cone's base) and its apexes give
-    // the same support point in several directions.
-    let tail = &mut out[start..];
-    tail.sort_by(|a, b| {
+    // the same support point in several directions: each is kept once.
+    let mut curved: Vec<Point> = (0..CURVED_DIRECTIONS)
+        .map(|k| place(shape.local_support(lattice_direction(k))))
+        .collect();
+    curved.sort_by(|a, b| {
         a.x.total_cmp(&b.x)
             .then(a.y.total_cmp(&b.y))
             .then(a.z.total_cmp(&b.z))
     });
-    let mut kept = start;
-    for i in start..out.len() {
-        if i == start || out[i] != out[kept - 1] {
-            out[kept] = out[i];
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
+    curved.dedup();
+    out.extend(curved);
 }
 
 #[cfg(test)]

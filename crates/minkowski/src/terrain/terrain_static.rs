@@ -116,9 +116,7 @@ impl TerrainStatic {
         collider: &Collider,
         pose: &Pose,
     ) -> Result<Vec<TerrainManifold>, MultiresDetectionError> {
-        let points = collider_points(collider, pose);
-        let parts: Vec<&[Point]> = points.iter().map(Vec::as_slice).collect();
-        let found = detect_multires(&self.terrain, &self.volumes, &parts, &self.options)?;
+        let found = self.detect(collider, pose)?;
         Ok(terrain_manifolds(&self.terrain, &found))
     }
 
