@@ -927,3 +927,60 @@ fn segment_near_a_far_hull_gets_a_normal_that_separates() {
         );
     }
 }
+
+/// Found by fuzzing (f64; seed `f64-point-at-flat-ellipse-centre-epa-in-plane-normal`):
+/// a point (a cylinder of zero size) at the centre of a flat ellipse (an ellipsoid with
+/// radii 0.0092, 0 and 1000), both at (−31.25, −31.25, −31.25) and differently turned.
+/// `A ⊖ B` is the ellipse itself, flat, holding the origin at its centre: the depth is
+/// 0, across the ellipse. EPA's polytope was flat within rounding too; its nearest face,
+/// a sliver, did not contain the origin's projection, and the answer read the distance
+/// to that face's nearest edge, 0.001 along the ellipse's plane, where the shapes
+/// overlap by 994, though a probe had already measured a support value of 1e-19 across
+/// it. An answer above the least probed support value now goes to the refinement along
+/// the best probed normal. Exact: depth 0 along the ellipse's normal, in both orders,
+/// on the fuzz input and on seeded sizes and turns.
+#[test]
+fn point_at_a_flat_ellipse_centre_is_touching_across_it() {
+    let mut cases = vec![(
+        0.009219468447849993,
+        1000.0,
+        Rotation::from_xyzw(
+            0.9980922081193268,
+            -0.035646150289975954,
+            -0.035646150289975954,
+            -0.035646150289975954,
+        )
+        .normalize(),
+        Rotation::from_xyzw(-0.5, -0.5, -0.5, -0.5),
+        Vector::splat(-31.25),
+    )];
+    let mut rng = Rng::new(2611);
+    for i in 0..24 {
+        let big = [1000.0, 1.0, 40.0][i % 3];
+        let w = rng.range(1e-6, 1.0) * big;
+        let at = v3(rng.dir() * rng.range(0.0, 100.0));
+        cases.push((w, big, rng.rotation(), rng.rotation(), at));
+    }
+    for (w, big, ra, rb, at) in cases {
+        let point = Shape::from(Cylinder::new(0.0, 0.0).unwrap());
+        let ellipse =
+            Shape::from(Ellipsoid::new(Vector::new(w as Real, 0.0, big as Real)).unwrap());
+        let pa = Pose::new(ra, at).unwrap();
+        let pb = Pose::new(rb, at).unwrap();
+        let across = pb.transform_vector(Vector::Y);
+        // f64: the fuzz target's tolerance; f32: the touching floor, 16 ε of the size.
+        let tol = if cfg!(minkowski_f64) {
+            1e-9 * big as Real
+        } else {
+            32.0 * Real::EPSILON * (big as Real + at.length())
+        };
+        assert_contact(&point, &pa, &ellipse, &pb, 0.0, tol);
+        assert_contact(&ellipse, &pb, &point, &pa, 0.0, tol);
+        for c in [
+            query::contact(&point, &pa, &ellipse, &pb),
+            query::contact(&ellipse, &pb, &point, &pa),
+        ] {
+            assert!(c.normal.dot(across).abs() > 0.999, "{w} {big}: {c:?}");
+        }
+    }
+}

@@ -442,12 +442,21 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         (face.plane, face.n, ga, pb)
     };
     let lower = depth as Real;
-    if status != EpaStatus::Converged && upper.is_finite() && upper > depth {
-        // Stopped before the bounds met (a depth attained along a whole circle of
-        // directions, as for coincident cylinders, makes the lower bound creep). The
-        // nearest face's plane is then only a lower bound: B moved by it along its normal
-        // still overlaps A, and its witnesses are those of a point inside. Answer along
-        // the best normal found instead, where the depth is exactly its support value.
+    // Stopped before the bounds met (a depth attained along a whole circle of
+    // directions, as for coincident cylinders, makes the lower bound creep): the nearest
+    // face's plane is then only a lower bound, B moved by it along its normal still
+    // overlaps A, and its witnesses are those of a point inside.
+    let early = status != EpaStatus::Converged && upper > depth;
+    // Or the answer left its face: on a polytope flat within rounding (`D` a disk holding
+    // the origin at its centre) the origin's projection can fall outside the nearest
+    // face, a sliver, and the answer then reads the distance to its nearest edge, along
+    // the disk's plane (f64: 0.001 deep along a direction `D` spans 994 along), above
+    // the support value a probe already measured. The depth is at most every probe's
+    // support value, so an answer above the least of them is not one.
+    let off_face = depth > upper + rel_tol * upper + abs_tol * scale;
+    if (early || off_face) && upper.is_finite() {
+        // Answer along the best normal found instead, where the depth is exactly its
+        // support value.
         let tol = (rel_tol * upper + abs_tol * scale) as Real;
         let (start, h, spent) = lowest_start(pair, hints, probes, upper_normal, upper);
         if let Some(r) = along_best_normal(pair, hints, start, h, tol) {
