@@ -69,6 +69,13 @@ pub const GJK_REL_TOLERANCE: Real = 1e-5;
 #[cfg(minkowski_f64)]
 pub const GJK_REL_TOLERANCE: Real = 1e-11;
 
+/// The factor on GJK's relative tolerance of a separated contact's second run, made
+/// when the first one's normal measurably does not separate the shapes by the distance
+/// (parallel faces: the normal's error is `√(2 ε_rel)`, the separation's `√(2 ε_rel) σ`).
+/// `1e-6` takes the normal's error down by a factor 1000; a run that cannot reach it
+/// stops on a stall instead (bounded by its iterations as always).
+pub const GJK_NORMAL_TIGHTENING: Real = 1e-6;
+
 /// EPA's default relative tolerance on the depth: 1e-5 (f32), 1e-10 (f64).
 #[cfg(not(minkowski_f64))]
 pub const EPA_REL_TOLERANCE: Real = 1e-5;

@@ -984,3 +984,57 @@ fn point_at_a_flat_ellipse_centre_is_touching_across_it() {
         }
     }
 }
+
+/// Found by fuzzing (f64; seed `f64-small-cylinder-before-a-wide-face-normal-tilted`): a
+/// cylinder 0.068 across lying 1961 in front of the flat end, 2000 across, of another.
+/// Both closest features are flat and parallel, so the closest points are not unique;
+/// GJK stopped after two iterations on its relative tolerance (1e-11) with witnesses at
+/// opposite ends of the tie, 0.0087 apart sideways: the distance was right to 2e-8, but
+/// the normal was 4.5e-6 rad off (√(2 ε_rel)), and along it the wide face fell 4.5e-3
+/// short of separating the shapes by the distance. A separated pair's normal whose
+/// certified angle could matter is now measured (one support call), and a short one
+/// gets a second GJK run to a tighter tolerance. Exact: the gap, along the face's
+/// normal, on the fuzz input and on seeded sizes, offsets and turns.
+#[test]
+fn small_cylinder_before_a_wide_face_gets_the_face_normal() {
+    let mut rng = Rng::new(1961);
+    let mut cases = vec![(
+        0.008733261623828438,
+        0.033838551534282335,
+        1000.0,
+        1960.9758076671365,
+        Vector::ZERO,
+        0.0,
+    )];
+    for i in 0..24 {
+        let big = [1000.0, 1.0, 40.0][i % 3];
+        let hh = rng.range(1e-5, 1e-2) * big;
+        let r = rng.range(1e-5, 1e-2) * big;
+        let gap = rng.range(0.01, 3.0) * big;
+        let side = v3(glam::DVec3::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5), 0.0) * big);
+        cases.push((hh, r, big, gap, side, rng.range(0.0, 6.28)));
+    }
+    for (hh, r, big, gap, side, turn) in cases {
+        let small = Shape::from(Cylinder::new(hh as Real, r as Real).unwrap());
+        let wide = Shape::from(Cylinder::new(big as Real, big as Real).unwrap());
+        // The wide cylinder's axis along world z, its end face at z = −big; the small
+        // one's axis along world y turned about z by `turn`, lying in front of that face.
+        let pw = Pose::new(Rotation::from_xyzw(-0.5, -0.5, -0.5, -0.5), Vector::ZERO).unwrap();
+        let at = side + Vector::new(0.0, 0.0, -(big + gap + r) as Real);
+        let ps = Pose::new(
+            Rotation::from_rotation_z(turn as Real) * Rotation::from_xyzw(0.0, 1.0, 0.0, 0.0),
+            at,
+        )
+        .unwrap();
+        let sigma = (big * 1.5 + gap) as Real;
+        let tol = if cfg!(minkowski_f64) {
+            1e-9 * sigma
+        } else {
+            2e-3 * sigma
+        };
+        assert_contact(&small, &ps, &wide, &pw, gap as Real, tol);
+        assert_contact(&wide, &pw, &small, &ps, gap as Real, tol);
+        let c = query::contact(&small, &ps, &wide, &pw);
+        assert!(c.normal.z > 1.0 - 1e-5, "{c:?}");
+    }
+}

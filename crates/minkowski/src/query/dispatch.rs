@@ -222,6 +222,55 @@ fn certified_apart_normal<A: SupportMap, B: SupportMap>(
     }
 }
 
+/// A separated pair's GJK run again to a tighter relative tolerance when its normal
+/// measurably does not separate the shapes by the distance; `None` when it does, or
+/// when the new run does no better.
+///
+/// GJK's relative stop, `‖v‖ − lower ≤ ε_rel ‖v‖`, certifies the distance to `ε_rel`,
+/// but `v̂` only to the angle `θ ≤ ‖v − v*‖ / ‖v‖ ≤ √(‖v‖² − lower²) / ‖v‖ ≈ √(2 ε_rel)`
+/// (see [`certified_apart_normal`]). Along a normal off by `θ` the separation falls
+/// short of the distance by about `θ L`, `L` the lateral extent of the closest
+/// features: nothing for curved ones (second order), but up to `θ σ` for parallel
+/// faces, whose closest points are not unique (seen, f64: a small cylinder 1961 from
+/// the 2000-wide face of another, `θ` = 4.5e-6, the separation 4.5e-3 short, the
+/// witnesses at opposite ends of the tie). So when `θ σ` could exceed the tolerance,
+/// the separation along `v̂` is measured (one support call), and only when it falls
+/// short does GJK run again with [`tolerance::GJK_NORMAL_TIGHTENING`] times the relative
+/// tolerance: on a face the next support points span it and `v` lands on `v*`.
+fn tightened_apart<A: SupportMap, B: SupportMap>(
+    pair: &Relative<A, B>,
+    hints: &mut [u32; 2],
+    g: &LocalGjk,
+    options: &GjkOptions,
+    floor: Real,
+) -> Option<LocalGjk> {
+    let vnorm = g.vv.sqrt();
+    if g.intersecting || !(vnorm.is_finite() && vnorm > 0.0) {
+        return None;
+    }
+    let tol = options.rel_tolerance * vnorm + floor;
+    let slack = (g.vv - g.lower * g.lower).max(0.0).sqrt();
+    if slack * g.scale <= tol * vnorm {
+        return None;
+    }
+    // How far the separation along a run's normal falls short of its distance.
+    let shortfall = |g: &LocalGjk, hints: &mut [u32; 2]| {
+        let n = g.normal();
+        g.vv.sqrt() + n.dot(pair.support_point_hinted(n, hints).w)
+    };
+    let own = shortfall(g, hints);
+    if own <= tol || own.is_nan() {
+        return None;
+    }
+    let tight = GjkOptions {
+        rel_tolerance: options.rel_tolerance * tolerance::GJK_NORMAL_TIGHTENING,
+        ..*options
+    };
+    let again = gjk::run(pair, hints, Mode::Distance, &tight, None);
+    let better = !again.intersecting && again.vv.is_finite() && shortfall(&again, hints) < own;
+    better.then_some(again)
+}
+
 /// The interval `bounds` (lower, upper; length units) widened to hold the reported
 /// `value` (which the touching rule may have rounded to 0), with its ends no lower than
 /// `floor` (0 for unsigned distances). NaN ends are replaced by `value`.
@@ -631,7 +680,7 @@ pub(crate) fn contact_in(
     }
     let epa_opts: &EpaOptions = &options.epa;
     let local = on_cores!(ca, cb, pose_a, pose_b, |pair, hints| {
-        let g = gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache);
+        let mut g = gjk::run(&pair, hints, Mode::Distance, &options.gjk, cache);
         let sigma = g.scale;
         let outcome = g.outcome(ma + mb, options.gjk.touch_tolerance());
         // GJK that stopped short of its tolerance at a separation within the rounding
@@ -679,6 +728,12 @@ pub(crate) fn contact_in(
                 (-e.upper, -e.lower),
             )
         } else {
+            if let Some(tight) = tightened_apart(&pair, hints, &g, &options.gjk, floor) {
+                g = LocalGjk {
+                    iterations: g.iterations + tight.iterations,
+                    ..tight
+                };
+            }
             let (pa, pb) = g.simplex.witnesses();
             (
                 LocalContact {
