@@ -1125,9 +1125,10 @@ fn solid_points_pass_their_map_box_and_their_texel_planes() {
     assert!(deep > 10_000, "{deep}");
 }
 
-/// An object far from the terrain costs one index lookup and nothing else; one with a
-/// part sunk 25 m under the terrain's lowest point takes the deep path and still
-/// equals the brute force.
+/// An object far from the terrain costs one index lookup and nothing else; one whose
+/// far-apart parts span the terrain costs one more lookup per part and nothing else;
+/// one with a part sunk 25 m under the terrain's lowest point takes the deep path and
+/// still equals the brute force.
 #[test]
 fn far_objects_cost_one_lookup_and_deep_parts_take_the_deep_path() {
     let terrain = &SMALL_SKEWED.terrain;
@@ -1149,11 +1150,24 @@ fn far_objects_cost_one_lookup_and_deep_parts_take_the_deep_path() {
         cube(DVec3::new(500.0, 3.0, 500.0), 1.0),
         cube(DVec3::new(-300.0, 0.0, 20.0), 2.0),
     ];
+    for refs in [vec![far[0].as_slice()], vec![far[1].as_slice()]] {
+        let (found, stages) =
+            detect_multires_staged(terrain, volumes, &refs, &MultiresOptions::default()).unwrap();
+        assert!(found.contacts.is_empty());
+        assert_eq!(stages.index_queries, 1);
+        assert_eq!(stages.index_tests, 0);
+        assert_eq!(
+            found.counters.volume_tests + found.counters.early_out_tests,
+            0
+        );
+    }
+    // Together their box spans the terrain: each part is then looked up on its own.
     let refs: Vec<&[Point]> = far.iter().map(|p| p.as_slice()).collect();
     let (found, stages) =
         detect_multires_staged(terrain, volumes, &refs, &MultiresOptions::default()).unwrap();
     assert!(found.contacts.is_empty());
-    assert_eq!(stages.index_queries, 1);
+    assert_eq!(stages.index_queries, 3, "{stages:?}");
+    assert_eq!(stages.index_tests, 0, "{stages:?}");
     assert_eq!(
         found.counters.volume_tests + found.counters.early_out_tests,
         0

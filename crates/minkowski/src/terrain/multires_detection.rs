@@ -10,8 +10,13 @@
 //!
 //! 0. **Index** (§2.5's uniform grid, [`crate::terrain::QuadIndex`]): the object's box is
 //!    looked up once in a [`crate::terrain::FootprintGrid`] of the quads' volumes
-//!    floored at the index level `Y_F`; each part's box is then tested against the
-//!    boxes found, so a far-off object costs one lookup. A part reaching below `Y_F`
+//!    floored at the index level `Y_F`, so a far-off object costs one lookup; when it
+//!    finds quads and the object has several parts, each part's box is looked up too
+//!    (a large object's box meets many quads that each part does not). A part's
+//!    floor in a quad then comes from its own lowest height
+//!    ([`crate::terrain::QuadIndex::floor_at`]), tighter than the index level's, and
+//!    its box is tested against the quad's coarsest cell floored there before
+//!    anything else is set up. A part reaching below `Y_F`
 //!    (sunk deeper than [`crate::terrain::TerrainVolumesOptions::index_depth`] under
 //!    the terrain's lowest point) takes the *deep path*: every quad, as the thesis's
 //!    broad phase would give it. Quads the index cannot hold are tested with every part.
@@ -186,9 +191,11 @@ pub struct MultiresStages {
     pub finer: u64,
     /// Tests of the texel level (`b = 1`).
     pub texel: u64,
-    /// Lookups of the object's box in the quads' index (one per call with a vertex).
+    /// Lookups in the quads' index: the object's box (one per call with a vertex), then
+    /// each part's box when the object's lookup found quads and there are several parts.
     pub index_queries: u64,
-    /// A part's box against the indexed box of a quad the object's lookup found.
+    /// Quads a shallow part's lookup found (each then visited: early-out planes, then
+    /// its coarsest cell).
     pub index_tests: u64,
     /// Parts below the index level, tested against every quad.
     pub deep_parts: u64,
@@ -276,6 +283,7 @@ pub fn detect_multires_staged(
         reached: Vec::new(),
         marks: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
         maps: vec![None; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
+        stamp: 0,
     };
     let boxes: Vec<Option<Aabb>> = parts
         .iter()
@@ -285,12 +293,13 @@ pub fn detect_multires_staged(
         pass.out.finish();
         return Ok((pass.out, pass.stages));
     };
-    // 0. The index: the object's box once, then each part's box against the quads found.
+    // 0. The index: the object's box once, then each part's box when that found quads.
     let index = volumes.index();
     let mut near = Vec::new();
     index.grid().query(&object, &mut near);
     pass.stages.index_queries += 1;
     let quads = volumes.quads();
+    let mut near_part = Vec::new();
     for (pi, &part) in parts.iter().enumerate() {
         let Some(aabb) = boxes[pi] else { continue };
         let job = PartJob {
@@ -301,13 +310,17 @@ pub fn detect_multires_staged(
         if aabb.mins.y >= index.level() {
             // A shallow part: only the quads whose indexed box it meets, and those the
             // index does not hold.
-            let boxes = index.grid().boxes();
-            for &q in &near {
+            let found = if parts.len() > 1 && !near.is_empty() {
+                index.grid().query(&aabb, &mut near_part);
+                pass.stages.index_queries += 1;
+                &near_part
+            } else {
+                &near
+            };
+            for &q in found {
                 pass.stages.index_tests += 1;
-                if !boxes[q].intersects(&aabb) {
-                    continue;
-                }
-                let floor = index.floor(q).unwrap_or(Real::NEG_INFINITY);
+                // No point of the part lies below its box's lowest height.
+                let floor = index.floor_at(q, aabb.mins.y).unwrap_or(Real::NEG_INFINITY);
                 pass.visit(q, &quads[q], &job, floor)?;
             }
             for &q in index.unindexed() {
@@ -362,8 +375,11 @@ struct Pass<'a> {
     /// Per vertex of the current part, once it reaches a texel of the current quad: its
     /// height over each triangle's base plane and its map box
     /// ([`crate::terrain::MapFootprint::bound`]), which do not depend on the texel;
-    /// cleared per part and quad.
-    maps: Vec<Option<[(Real, MapBox); 2]>>,
+    /// valid while stamped with [`Pass::stamp`] (a new part and quad takes a new stamp
+    /// instead of clearing them).
+    maps: Vec<Option<(u32, [(Real, MapBox); 2])>>,
+    /// The stamp of the current part and quad's entries in [`Pass::maps`].
+    stamp: u32,
 }
 
 impl Pass<'_> {
@@ -392,7 +408,15 @@ impl Pass<'_> {
             return Ok(());
         }
         let floor = qv.floor_from_heights(low).max(index_floor);
-        if !self.descend(qv, part, floor, live) {
+        // 2. The coarsest cell's box first, before anything is set up for the descent:
+        // most visits a large object's parts make end here.
+        let coarsest = qv.levels()[0].cells[0].floored(floor);
+        self.out.counters.volume_tests += 1;
+        self.stages.coarsest += 1;
+        if !coarsest.0.intersects(&part.aabb) {
+            return Ok(());
+        }
+        if !self.descend(qv, part, floor, live, coarsest) {
             return Ok(());
         }
         // 5. Backward projection of the marked vertices onto their triangles.
@@ -443,20 +467,26 @@ impl Pass<'_> {
     /// contact vertex is in every volume over its map point, so it passes every
     /// ancestor's test and is never dropped on the way down (module notes,
     /// "Guarantee"); a cell no vertex reaches is not entered.
+    ///
+    /// `coarsest` is the quad's coarsest cell floored at `floor`
+    /// ([`VolumeCell::floored`]), its box already found to meet the part's and counted.
     fn descend(
         &mut self,
         qv: &QuadTerrainVolumes,
         part: &PartJob<'_>,
         floor: Real,
         live: [bool; 2],
+        coarsest: (Aabb, Real, [Point; 4]),
     ) -> bool {
         let size = qv.quad().size;
         let levels = qv.levels();
         let hull = PointHull(part.vertices);
         let mut any = false;
         self.reached.clear();
-        for m in &mut self.maps[..part.vertices.len()] {
-            *m = None;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Wrapped: entries of 2^32 visits ago could read as current.
+            self.maps.iter_mut().for_each(|m| *m = None);
         }
         // Vertex indices fit in u32: a part's vertices are a slice in memory, and more
         // than 2^32 of them is not a part any caller can build; clamp regardless.
@@ -472,16 +502,19 @@ impl Pass<'_> {
                 continue;
             }
             let cell = &level.cells[(cy * per_side + cx) as usize];
-            self.out.counters.volume_tests += 1;
             let texel = li + 1 == levels.len();
-            if texel {
-                self.stages.texel += 1;
-            } else if li == 0 {
-                self.stages.coarsest += 1;
+            let (grown, margin, floor_points) = if li == 0 {
+                // Tested and counted by the caller.
+                coarsest
             } else {
-                self.stages.finer += 1;
-            }
-            let (grown, margin, floor_points) = cell.floored(floor);
+                self.out.counters.volume_tests += 1;
+                if texel {
+                    self.stages.texel += 1;
+                } else {
+                    self.stages.finer += 1;
+                }
+                cell.floored(floor)
+            };
             if !grown.intersects(&part.aabb) {
                 continue;
             }
@@ -615,8 +648,15 @@ impl Pass<'_> {
     /// Vertex `v`'s heights over the two base planes and map boxes
     /// ([`crate::terrain::MapFootprint::bound`]), computed once per part and quad.
     fn map_boxes(&mut self, qv: &QuadTerrainVolumes, v: usize, p: Point) -> [(Real, MapBox); 2] {
-        let footprints = qv.footprints();
-        *self.maps[v].get_or_insert_with(|| [footprints[0].bound(p), footprints[1].bound(p)])
+        match self.maps[v] {
+            Some((stamp, maps)) if stamp == self.stamp => maps,
+            _ => {
+                let footprints = qv.footprints();
+                let maps = [footprints[0].bound(p), footprints[1].bound(p)];
+                self.maps[v] = Some((self.stamp, maps));
+                maps
+            }
+        }
     }
 
     /// Step 4 for one vertex and one texel: its map box must meet the texel and the

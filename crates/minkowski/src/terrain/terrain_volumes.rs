@@ -355,8 +355,35 @@ pub struct TerrainVolumes {
 pub struct QuadIndex {
     grid: FootprintGrid,
     floors: Vec<Real>,
+    bounds: Vec<FloorBound>,
     unindexed: Vec<usize>,
     level: Real,
+}
+
+/// What the floor bound `T(q, y) = min_c (y − P_c.y) / N_c.y` of a quad needs (module
+/// notes, "Index"): its corners' heights and directions' `y`, and its smallest sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FloorBound {
+    corner_y: [Real; 4],
+    direction_y: [Real; 4],
+    min_sample: Real,
+}
+
+impl FloorBound {
+    /// `T(q, y)`, at most the smallest sample and cushioned for its rounding (it only
+    /// deepens the floor); NaN when a corner direction does not point up (any corner:
+    /// `min` would skip a NaN kept from an earlier one).
+    fn at(&self, y: Real) -> Real {
+        let mut floor = self.min_sample;
+        for c in 0..4 {
+            let ny = self.direction_y[c];
+            if ny <= 0.0 || ny.is_nan() {
+                return Real::NAN;
+            }
+            floor = floor.min((y - self.corner_y[c]) / ny);
+        }
+        floor - floor.abs() / 64.0
+    }
 }
 
 impl QuadIndex {
@@ -378,6 +405,18 @@ impl QuadIndex {
         self.floors.get(q).copied().filter(|t| t.is_finite())
     }
 
+    /// Quad `q`'s floor length for points at or above height `y` (world, length units):
+    /// a point of its solid with `p.y ≥ y` has `t ≥ T(q, y)`, the bound of
+    /// [`QuadIndex::floor`] with `y` in place of the index level (the same argument
+    /// holds at any height), so it is at least as tight for `y ≥` [`QuadIndex::level`].
+    /// `None` for an unindexed quad, an index out of range or a `y` that is not finite.
+    pub fn floor_at(&self, q: usize, y: Real) -> Option<Real> {
+        self.bounds
+            .get(q)
+            .map(|b| b.at(y))
+            .filter(|t| t.is_finite())
+    }
+
     /// The quads the grid does not hold (a corner direction not pointing up, `n · y ≤
     /// 0`, or a box that is not finite): every part is tested against them.
     pub fn unindexed(&self) -> &[usize] {
@@ -393,22 +432,19 @@ impl QuadIndex {
             .fold(Real::INFINITY, Real::min);
         let level = lowest - depth;
         let mut floors = Vec::with_capacity(quads.len());
+        let mut bounds = Vec::with_capacity(quads.len());
         let mut boxes = Vec::with_capacity(quads.len());
         let mut unindexed = Vec::new();
         for (q, qv) in quads.iter().enumerate() {
             // The coarsest cell spans the quad: its corners are the quad's.
             let cell = &qv.levels[0].cells[0];
-            let mut floor = qv.min_sample;
-            for c in 0..4 {
-                let n = cell.directions[c];
-                floor = if n.y > 0.0 {
-                    floor.min((level - cell.corners[c].y) / n.y)
-                } else {
-                    Real::NAN
-                };
-            }
-            // A cushion for the rounding of the bound (it only deepens the floor).
-            let floor = floor - floor.abs() / 64.0;
+            let bound = FloorBound {
+                corner_y: cell.corners.map(|p| p.y),
+                direction_y: cell.directions.map(|n| n.y),
+                min_sample: qv.min_sample,
+            };
+            bounds.push(bound);
+            let floor = bound.at(level);
             let boxed = if floor.is_finite() {
                 cell.floored(floor).0
             } else {
@@ -435,6 +471,7 @@ impl QuadIndex {
         Self {
             grid: FootprintGrid::new(boxes, cell),
             floors,
+            bounds,
             unindexed,
             level,
         }
