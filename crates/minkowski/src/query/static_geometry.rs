@@ -81,7 +81,7 @@ use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, M
 use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
 use super::manifold::{self, Manifold, ManifoldPoint};
-use super::pair::{box_triangle, point_triangle, segment_triangle};
+use super::pair::{box_triangle, box_triangle_contact, point_triangle, segment_triangle};
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
@@ -386,6 +386,64 @@ fn ball_contact(
     })
 }
 
+/// The contact of triangle `t` (A, at `pose_t`) with the box `b` (a cuboid without
+/// rounding, at `pose_b`) when they overlap or touch: the separating-axis closed form
+/// ([`box_triangle_contact::contact`], in the box's frame) in place of the dispatcher's
+/// GJK and EPA, with the dispatcher's touching floor. `None` for any other shape, when an
+/// axis separates the two (GJK then measures the distance), when the triangle has no
+/// plane, or when the dispatcher would rescale the problem first (its size below
+/// [`tolerance::RESCALE_BELOW`]): the dispatcher then answers.
+fn box_contact(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+) -> Option<Contact> {
+    let (CoreShape::Cuboid(x), rounding) = b.core() else {
+        return None;
+    };
+    if rounding != 0.0 {
+        return None;
+    }
+    let h = x.half_extents();
+    let rel = pose_b.inv_mul(pose_t);
+    let tri = t.vertices.map(|v| rel.transform_point(v));
+    let size = tri[0]
+        .abs()
+        .max(tri[1].abs())
+        .max(tri[2].abs())
+        .max(h)
+        .max_element();
+    if size.is_nan() || size < tolerance::RESCALE_BELOW {
+        return None;
+    }
+    let k = box_triangle_contact::contact(h, tri)?;
+    // The dispatcher's floor for the pair: the scale of the problem in A's frame.
+    let reach_t = t
+        .vertices
+        .iter()
+        .fold(0.0 as Real, |m, v| m.max(v.abs().max_element()));
+    let offset = pose_t.inv_mul(pose_b).translation().abs().max_element();
+    let floor = tolerance::touch_floor(
+        options.gjk.touch_tolerance(),
+        offset + reach_t + h.max_element(),
+    );
+    let distance = tolerance::touching_as_zero(k.distance, floor);
+    // Back to the triangle as A: the normal reversed, the witnesses swapped.
+    Some(Contact {
+        distance,
+        lower_bound: distance,
+        upper_bound: distance,
+        normal: pose_b.transform_vector(-k.normal),
+        point_a: pose_b.transform_point(k.point_b),
+        point_b: pose_b.transform_point(k.point_a),
+        status: QueryStatus::Converged,
+        method: ContactMethod::Sat,
+        iterations: 0,
+    })
+}
+
 /// [`face_contact`] for a ball (centre `c`, world frame, and radius `r`): its support
 /// point along the face's inward normal is `c − r n`, and its manifold along `n` is that
 /// one point, so the manifold machinery is skipped. The same contact: B's support point,
@@ -625,7 +683,11 @@ fn triangle_contact(
     }
     let one_sided = set.one_sided();
     let ball = as_ball(b, pose_b);
-    let c = match ball.and_then(|_| ball_contact(t, pose_t, b, pose_b, options)) {
+    let closed = match ball {
+        Some(_) => ball_contact(t, pose_t, b, pose_b, options),
+        None => box_contact(t, pose_t, b, pose_b, options),
+    };
+    let c = match closed {
         Some(c) => c,
         None => {
             let Some(tri) = triangle_shape(t) else {
