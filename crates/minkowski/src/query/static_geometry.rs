@@ -84,7 +84,7 @@ use super::manifold::{self, Manifold, ManifoldPoint};
 use super::pair::{box_triangle, box_triangle_contact, point_triangle, segment_triangle};
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
-use crate::math::{Point, Pose, Real, Vector, EPSILON};
+use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
 use crate::shape::{CoreShape, MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
@@ -515,10 +515,12 @@ enum Reach {
         margin: Real,
         tau: Real,
     },
-    /// A box: the set's frame to the box's, the half extents, the box's margin, the
-    /// query's margin and the scale of the two poses' translations.
+    /// A box: the set's frame to the box's (a rotation matrix and a translation: nine
+    /// products a corner, against a quaternion's two cross products), the half extents,
+    /// the box's margin, the query's margin and the scale of the two poses'
+    /// translations.
     Box {
-        to_box: Pose,
+        to_box: (Matrix3, Vector),
         half: Vector,
         rounding: Real,
         margin: Real,
@@ -553,7 +555,10 @@ impl Reach {
                 tau,
             }),
             (CoreShape::Cuboid(x), rounding) => Some(Reach::Box {
-                to_box: pose_b.inv_mul(pose_s),
+                to_box: {
+                    let p = pose_b.inv_mul(pose_s);
+                    (Matrix3::from_quat(p.rotation()), p.translation())
+                },
                 half: x.half_extents(),
                 rounding,
                 margin,
@@ -565,6 +570,49 @@ impl Reach {
             }),
             _ => None,
         }
+    }
+
+    /// Whether B may come within the margin of anything inside the box `b` (set frame):
+    /// `false` only when it surely does not. The first test of [`Reach::may_touch`] on
+    /// the box instead of a triangle's box (anything inside is no nearer than the box,
+    /// and the allowance is no smaller: the box's corners are at least as far out as the
+    /// triangles' inside); a box shape is not tested here (its query box already was).
+    fn may_touch_box(&self, b: &Aabb) -> bool {
+        let corners = b.mins.abs().max(b.maxs.abs()).max_element();
+        let (lo, hi, radius, margin, tau, scale) = match *self {
+            Reach::Ball {
+                centre,
+                radius,
+                margin,
+                tau,
+            } => (
+                centre,
+                centre,
+                radius,
+                margin,
+                tau,
+                centre.abs().max_element(),
+            ),
+            Reach::Capsule {
+                p,
+                q,
+                radius,
+                margin,
+                tau,
+            } => (
+                p.min(q),
+                p.max(q),
+                radius,
+                margin,
+                tau,
+                p.abs().max(q.abs()).max_element(),
+            ),
+            Reach::Box { .. } => return true,
+        };
+        let reach = radius + margin + tau * (scale + corners + radius);
+        let out = (b.mins - hi).max(lo - b.maxs).max(Vector::ZERO);
+        // (NaN: not greater, kept.)
+        out.length_squared() <= reach * reach || out.length_squared().is_nan()
     }
 
     /// Whether B may come within the margin of the triangle with corners `v` (set
@@ -621,7 +669,8 @@ impl Reach {
                 poses,
             } => {
                 // `box_apart`'s test, term for term.
-                let [p, q, r] = v.map(|x| to_box.transform_point(x));
+                let (rot, shift) = to_box;
+                let [p, q, r] = v.map(|x| rot * x + shift);
                 let scale = p
                     .abs()
                     .max(q.abs())
@@ -848,7 +897,12 @@ fn items(
         match Reach::new(b, pose_b, pose_s, margin, options).filter(|_| pretest) {
             Some(reach) => {
                 pretested = true;
-                set.triangles_in_where(&query, &mut |v| reach.may_touch(v), &mut push);
+                set.triangles_in_where(
+                    &query,
+                    &mut |b| reach.may_touch_box(b),
+                    &mut |v| reach.may_touch(v),
+                    &mut push,
+                );
             }
             None => set.triangles_in(&query, &mut push),
         }
