@@ -12,8 +12,11 @@
 //! EPA; a box is first tested on its 13 separating axes with the triangle, and a gap
 //! above the margin skips the rest: `query/pair/box_triangle.rs`). Balls, capsules and
 //! boxes are first measured against each candidate's corners alone, before the set builds
-//! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]); a ball's contact
-//! and face contact are written out in closed form (one point, no clipping). What a single
+//! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]; balls and
+//! capsules are also measured against a heightfield cell's box before its corners are
+//! read); a ball's contact and face contact are written out in closed form (one point, no
+//! clipping), and an overlapping box's contact comes from the 13 separating axes in closed
+//! form (`query/pair/box_triangle_contact.rs`) instead of GJK and EPA. What a single
 //! triangle cannot know is its neighbours: a box sliding across a floor tiled into
 //! triangles meets their inner edges, and GJK/EPA against one triangle
 //! answers with that edge's normal — sideways, against the motion. That is the ghost
