@@ -13,6 +13,10 @@
 //!   far-away set, which turns the pre-test off (it runs for single-set queries): the
 //!   same triangles, features and distances, and the same manifolds.
 //!
+//! On fields the ball's and the capsule's pre-test is also asked of each cell's box before
+//! its corners (`TriangleSet::triangles_in_where`'s `keep_box`), so the same oracles cover
+//! it; `cell_boxes_hold_their_triangles` checks the field's side of that contract.
+//!
 //! Seeded placements: touching (distance 0), 1% deep, just apart within and beyond a
 //! margin; over faces, the grid's edges and vertices, on flat tiled ground (internal
 //! edges: every normal must be the face's, no ghost) and on bumpy ground and a ridged
@@ -26,6 +30,7 @@ extern crate minkowski_f64 as minkowski;
 mod common;
 
 use common::Rng;
+use minkowski::bounding::Aabb;
 use minkowski::query::static_geometry::{self as sg, Placed, TriangleContact, TriangleFeature};
 use minkowski::query::{self, QueryOptions};
 use minkowski::shape::{
@@ -33,6 +38,7 @@ use minkowski::shape::{
     TriMeshFlags, Triangle, TriangleSet,
 };
 use minkowski::{Pose, Real, Vector};
+use std::ops::ControlFlow;
 
 /// A field of `n × n` cells of size `s`, centred on the origin, heights `h(i, j) · s`.
 fn field(n: usize, s: Real, h: impl Fn(usize, usize) -> Real) -> HeightField {
@@ -351,5 +357,60 @@ fn pretest_matches_brute_force_on_a_ridged_mesh() {
         });
         let hit = check(&m, 0.5 * s, 4.0 * s, s, false, 400 + k as u64, &mut 0);
         assert!(hit >= 120, "only {hit} placements of 240 touched");
+    }
+}
+
+/// The field's side of `keep_box` (oracle: the corners themselves): each triangle handed
+/// to `keep` lies inside the cell box offered just before it, every triangle of the query
+/// box comes through when every cell is accepted, and none when every cell is refused.
+#[test]
+fn cell_boxes_hold_their_triangles() {
+    for s in [1.0, 1e-3, 1e3] {
+        let f = field(9, 0.5 * s, |i, j| {
+            ((i as Real * 0.7).sin() * (j as Real * 1.1).cos()) * 0.4
+        });
+        let query = Aabb::new(
+            Vector::new(-1.3, -5.0, -0.9) * s,
+            Vector::new(0.8, 5.0, 1.7) * s,
+        );
+        let mut all = 0;
+        f.triangles_in(&query, &mut |_| {
+            all += 1;
+            ControlFlow::Continue(())
+        });
+        let last = std::cell::Cell::new(None::<Aabb>);
+        let (mut cells, mut seen) = (0, 0);
+        f.triangles_in_where(
+            &query,
+            &mut |b| {
+                cells += 1;
+                last.set(Some(*b));
+                true
+            },
+            &mut |v| {
+                let b = last.get().expect("a cell box before its corners");
+                assert!(
+                    v.iter()
+                        .all(|p| p.cmpge(b.mins).all() && p.cmple(b.maxs).all()),
+                    "{v:?} outside {b:?}"
+                );
+                true
+            },
+            &mut |_| {
+                seen += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, all);
+        assert!(
+            cells > 0 && 2 * cells >= all,
+            "{cells} cells, {all} triangles"
+        );
+        let mut none = 0;
+        f.triangles_in_where(&query, &mut |_| false, &mut |_| true, &mut |_| {
+            none += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(none, 0);
     }
 }

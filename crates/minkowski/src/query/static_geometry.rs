@@ -12,8 +12,11 @@
 //! EPA; a box is first tested on its 13 separating axes with the triangle, and a gap
 //! above the margin skips the rest: `query/pair/box_triangle.rs`). Balls, capsules and
 //! boxes are first measured against each candidate's corners alone, before the set builds
-//! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]); a ball's contact
-//! and face contact are written out in closed form (one point, no clipping). What a single
+//! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]; balls and
+//! capsules are also measured against a heightfield cell's box before its corners are
+//! read); a ball's contact and face contact are written out in closed form (one point, no
+//! clipping), and an overlapping box's contact comes from the 13 separating axes in closed
+//! form (`query/pair/box_triangle_contact.rs`) instead of GJK and EPA. What a single
 //! triangle cannot know is its neighbours: a box sliding across a floor tiled into
 //! triangles meets their inner edges, and GJK/EPA against one triangle
 //! answers with that edge's normal — sideways, against the motion. That is the ghost
@@ -81,10 +84,10 @@ use super::cast::{cast_shapes, check_max_toi, CastError, CastInput, CastStart, M
 use super::context::ShapePair;
 use super::dispatch::{self, QueryOptions};
 use super::manifold::{self, Manifold, ManifoldPoint};
-use super::pair::{box_triangle, point_triangle, segment_triangle};
+use super::pair::{box_triangle, box_triangle_contact, point_triangle, segment_triangle};
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
-use crate::math::{Point, Pose, Real, Vector, EPSILON};
+use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
 use crate::shape::{CoreShape, MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
@@ -386,6 +389,64 @@ fn ball_contact(
     })
 }
 
+/// The contact of triangle `t` (A, at `pose_t`) with the box `b` (a cuboid without
+/// rounding, at `pose_b`) when they overlap or touch: the separating-axis closed form
+/// ([`box_triangle_contact::contact`], in the box's frame) in place of the dispatcher's
+/// GJK and EPA, with the dispatcher's touching floor. `None` for any other shape, when an
+/// axis separates the two (GJK then measures the distance), when the triangle has no
+/// plane, or when the dispatcher would rescale the problem first (its size below
+/// [`tolerance::RESCALE_BELOW`]): the dispatcher then answers.
+fn box_contact(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    options: &QueryOptions,
+) -> Option<Contact> {
+    let (CoreShape::Cuboid(x), rounding) = b.core() else {
+        return None;
+    };
+    if rounding != 0.0 {
+        return None;
+    }
+    let h = x.half_extents();
+    let rel = pose_b.inv_mul(pose_t);
+    let tri = t.vertices.map(|v| rel.transform_point(v));
+    let size = tri[0]
+        .abs()
+        .max(tri[1].abs())
+        .max(tri[2].abs())
+        .max(h)
+        .max_element();
+    if size.is_nan() || size < tolerance::RESCALE_BELOW {
+        return None;
+    }
+    let k = box_triangle_contact::contact(h, tri)?;
+    // The dispatcher's floor for the pair: the scale of the problem in A's frame.
+    let reach_t = t
+        .vertices
+        .iter()
+        .fold(0.0 as Real, |m, v| m.max(v.abs().max_element()));
+    let offset = pose_t.inv_mul(pose_b).translation().abs().max_element();
+    let floor = tolerance::touch_floor(
+        options.gjk.touch_tolerance(),
+        offset + reach_t + h.max_element(),
+    );
+    let distance = tolerance::touching_as_zero(k.distance, floor);
+    // Back to the triangle as A: the normal reversed, the witnesses swapped.
+    Some(Contact {
+        distance,
+        lower_bound: distance,
+        upper_bound: distance,
+        normal: pose_b.transform_vector(-k.normal),
+        point_a: pose_b.transform_point(k.point_b),
+        point_b: pose_b.transform_point(k.point_a),
+        status: QueryStatus::Converged,
+        method: ContactMethod::Sat,
+        iterations: 0,
+    })
+}
+
 /// [`face_contact`] for a ball (centre `c`, world frame, and radius `r`): its support
 /// point along the face's inward normal is `c − r n`, and its manifold along `n` is that
 /// one point, so the manifold machinery is skipped. The same contact: B's support point,
@@ -457,10 +518,12 @@ enum Reach {
         margin: Real,
         tau: Real,
     },
-    /// A box: the set's frame to the box's, the half extents, the box's margin, the
-    /// query's margin and the scale of the two poses' translations.
+    /// A box: the set's frame to the box's (a rotation matrix and a translation: nine
+    /// products a corner, against a quaternion's two cross products), the half extents,
+    /// the box's margin, the query's margin and the scale of the two poses'
+    /// translations.
     Box {
-        to_box: Pose,
+        to_box: (Matrix3, Vector),
         half: Vector,
         rounding: Real,
         margin: Real,
@@ -495,7 +558,10 @@ impl Reach {
                 tau,
             }),
             (CoreShape::Cuboid(x), rounding) => Some(Reach::Box {
-                to_box: pose_b.inv_mul(pose_s),
+                to_box: {
+                    let p = pose_b.inv_mul(pose_s);
+                    (Matrix3::from_quat(p.rotation()), p.translation())
+                },
                 half: x.half_extents(),
                 rounding,
                 margin,
@@ -507,6 +573,49 @@ impl Reach {
             }),
             _ => None,
         }
+    }
+
+    /// Whether B may come within the margin of anything inside the box `b` (set frame):
+    /// `false` only when it surely does not. The first test of [`Reach::may_touch`] on
+    /// the box instead of a triangle's box (anything inside is no nearer than the box,
+    /// and the allowance is no smaller: the box's corners are at least as far out as the
+    /// triangles' inside); a box shape is not tested here (its query box already was).
+    fn may_touch_box(&self, b: &Aabb) -> bool {
+        let corners = b.mins.abs().max(b.maxs.abs()).max_element();
+        let (lo, hi, radius, margin, tau, scale) = match *self {
+            Reach::Ball {
+                centre,
+                radius,
+                margin,
+                tau,
+            } => (
+                centre,
+                centre,
+                radius,
+                margin,
+                tau,
+                centre.abs().max_element(),
+            ),
+            Reach::Capsule {
+                p,
+                q,
+                radius,
+                margin,
+                tau,
+            } => (
+                p.min(q),
+                p.max(q),
+                radius,
+                margin,
+                tau,
+                p.abs().max(q.abs()).max_element(),
+            ),
+            Reach::Box { .. } => return true,
+        };
+        let reach = radius + margin + tau * (scale + corners + radius);
+        let out = (b.mins - hi).max(lo - b.maxs).max(Vector::ZERO);
+        // (NaN: not greater, kept.)
+        out.length_squared() <= reach * reach || out.length_squared().is_nan()
     }
 
     /// Whether B may come within the margin of the triangle with corners `v` (set
@@ -563,7 +672,8 @@ impl Reach {
                 poses,
             } => {
                 // `box_apart`'s test, term for term.
-                let [p, q, r] = v.map(|x| to_box.transform_point(x));
+                let (rot, shift) = to_box;
+                let [p, q, r] = v.map(|x| rot * x + shift);
                 let scale = p
                     .abs()
                     .max(q.abs())
@@ -625,7 +735,11 @@ fn triangle_contact(
     }
     let one_sided = set.one_sided();
     let ball = as_ball(b, pose_b);
-    let c = match ball.and_then(|_| ball_contact(t, pose_t, b, pose_b, options)) {
+    let closed = match ball {
+        Some(_) => ball_contact(t, pose_t, b, pose_b, options),
+        None => box_contact(t, pose_t, b, pose_b, options),
+    };
+    let c = match closed {
         Some(c) => c,
         None => {
             let Some(tri) = triangle_shape(t) else {
@@ -786,7 +900,12 @@ fn items(
         match Reach::new(b, pose_b, pose_s, margin, options).filter(|_| pretest) {
             Some(reach) => {
                 pretested = true;
-                set.triangles_in_where(&query, &mut |v| reach.may_touch(v), &mut push);
+                set.triangles_in_where(
+                    &query,
+                    &mut |b| reach.may_touch_box(b),
+                    &mut |v| reach.may_touch(v),
+                    &mut push,
+                );
             }
             None => set.triangles_in(&query, &mut push),
         }

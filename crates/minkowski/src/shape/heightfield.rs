@@ -456,14 +456,17 @@ impl super::TriangleSet for HeightField {
         aabb: &crate::bounding::Aabb,
         f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
     ) {
-        self.triangles_in_where(aabb, &mut |_| true, f);
+        self.triangles_in_where(aabb, &mut |_| true, &mut |_| true, f);
     }
 
-    /// The cells' corners come straight from the samples; a half's normal and its edges'
-    /// neighbours and activity are worked out only for the halves `keep` accepts.
+    /// The cells' corners come straight from the samples; each cell within the box's
+    /// height range is offered to `keep_box` as its box (its rectangle and the range of
+    /// its four samples) before its halves' corners are made; a half's normal and its
+    /// edges' neighbours and activity are worked out only for the halves `keep` accepts.
     fn triangles_in_where(
         &self,
         aabb: &crate::bounding::Aabb,
+        keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
         keep: &mut dyn FnMut(&[Point; 3]) -> bool,
         f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
     ) {
@@ -491,16 +494,28 @@ impl super::TriangleSet for HeightField {
         let mut window = Window::new(i0, i1, j0, j1);
         for i in i0..=i1 {
             for j in j0..=j1 {
-                let [lo, hi] = self.block_range(0, i, j);
-                // Holes give +∞ / −∞ and are skipped here too.
-                if lo > yhi || hi < ylo {
+                // The cell's range from its four samples, which its halves need anyway:
+                // one read of the samples rather than a second array (the level-0 block
+                // ranges), whose cache misses cost more than the comparisons.
+                let h = self.corners(i, j);
+                let lo = h[0].min(h[1]).min(h[2].min(h[3]));
+                let hi = h[0].max(h[1]).max(h[2].max(h[3]));
+                // Out of the box's height range, or a hole (a NaN sample: `min`/`max`
+                // may drop it, so it is checked apart).
+                if lo > yhi || hi < ylo || h.iter().any(|x| x.is_nan()) {
+                    continue;
+                }
+                // The cell's box, with the corners' own expressions (`half_points`).
+                let cell = crate::bounding::Aabb::new(
+                    self.origin + Vector::new(j as Real * sx, lo, i as Real * sz),
+                    self.origin + Vector::new((j + 1) as Real * sx, hi, (i + 1) as Real * sz),
+                );
+                if !keep_box(&cell) {
                     continue;
                 }
                 let base = 2 * (i * cells_x + j) as u32;
                 for half in 0..2 {
-                    let Some(corners) = self.half_vertices(i as isize, j as isize, half) else {
-                        continue;
-                    };
+                    let corners = self.half_points(i, j, h, half);
                     if !keep(&corners) {
                         continue;
                     }
@@ -550,13 +565,6 @@ impl super::TriangleSet for HeightField {
 }
 
 impl HeightField {
-    /// The corners (local frame) of half `half` of cell `(i, j)`, counter-clockwise from
-    /// above; `None` outside the grid or with a hole.
-    fn half_vertices(&self, i: isize, j: isize, half: usize) -> Option<[Point; 3]> {
-        self.half_heights(i, j)
-            .map(|(i, j, h)| self.half_points(i, j, h, half))
-    }
-
     /// Cell `(i, j)` as `(i, j, [h00, h10, h01, h11])`; `None` outside the grid or with a
     /// hole (a NaN sample).
     fn half_heights(&self, i: isize, j: isize) -> Option<(usize, usize, [Real; 4])> {

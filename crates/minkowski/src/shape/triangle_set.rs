@@ -95,13 +95,22 @@ pub trait TriangleSet {
     /// triangle) saves it. `keep` must accept every triangle the caller needs to see:
     /// the sets do not second-guess it.
     ///
+    /// `keep_box` is asked first of boxes that hold candidates (local frame: a
+    /// [`super::HeightField`]'s cells, each with the range of its samples), before their
+    /// corners are read: when it refuses a box, none of the triangles inside is handed to
+    /// `keep` or `f`. It must accept every box that holds a triangle `keep` would accept
+    /// (a ball farther than its reach from the box is farther from everything in it). A
+    /// set may ask it of no box at all.
+    ///
     /// The default builds every triangle and then asks `keep` (correct, no saving).
     fn triangles_in_where(
         &self,
         aabb: &Aabb,
+        keep_box: &mut dyn FnMut(&Aabb) -> bool,
         keep: &mut dyn FnMut(&[Point; 3]) -> bool,
         f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>,
     ) {
+        let _ = keep_box;
         self.triangles_in(aabb, &mut |t| {
             if keep(&t.vertices) {
                 f(t)

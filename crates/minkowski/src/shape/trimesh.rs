@@ -538,14 +538,15 @@ impl TriangleSet for TriMesh {
 
     /// Through the tree: exactly the triangles whose own box meets `aabb`.
     fn triangles_in(&self, aabb: &Aabb, f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>) {
-        self.triangles_in_where(aabb, &mut |_| true, f);
+        self.triangles_in_where(aabb, &mut |_| true, &mut |_| true, f);
     }
 
     /// Through the tree; a triangle's neighbours are looked up only when `keep` accepts
-    /// its corners.
+    /// its corners (`keep_box` is not asked: the tree's nodes are pruned by `aabb` only).
     fn triangles_in_where(
         &self,
         aabb: &Aabb,
+        _keep_box: &mut dyn FnMut(&Aabb) -> bool,
         keep: &mut dyn FnMut(&[Point; 3]) -> bool,
         f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>,
     ) {

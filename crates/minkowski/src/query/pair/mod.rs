@@ -6,6 +6,7 @@
 
 pub(crate) mod box_box;
 pub(crate) mod box_triangle;
+pub(crate) mod box_triangle_contact;
 pub(crate) mod point_triangle;
 pub(crate) mod polytope_polytope;
 pub(crate) mod segment_segment;
