@@ -73,10 +73,10 @@ pub struct SimCli {
     /// pair every step.
     #[arg(long, value_name = "TOL", default_value_t = 0.0, value_parser = parse_tolerance)]
     pub reuse: Real,
-    /// Answer box–box pairs by the library's general manifold instead of the closed
-    /// form (the world's `box_box_closed_form`, on by default, turned off).
+    /// Answer box–box pairs by the closed-form manifold (the world's
+    /// `box_box_closed_form`; off by default, see there).
     #[arg(long)]
-    pub general_box_box: bool,
+    pub box_box: bool,
 }
 
 /// A finite length ≥ 0 (`--reuse`).
@@ -96,7 +96,7 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     scene.world.settings.enable_sleep = !args.no_sleep;
     scene.world.settings.solver.graph_colouring = args.coloured;
     scene.world.settings.manifold_reuse_tolerance = args.reuse;
-    scene.world.settings.box_box_closed_form = !args.general_box_box;
+    scene.world.settings.box_box_closed_form = args.box_box;
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;

@@ -225,15 +225,14 @@ fn fast_ball_does_not_tunnel_through_thin_mesh() {
     }
 }
 
-/// The same two stacks with box–box pairs answered by the library's general manifold
-/// (`WorldSettings::box_box_closed_form` off; the other tests run the closed form, the
-/// default): they stand as well.
+/// The same two stacks with box–box pairs answered by the closed form
+/// (`WorldSettings::box_box_closed_form`): they stand as well.
 #[test]
-fn stack_and_pyramid_stand_with_the_general_box_box_manifold() {
+fn stack_and_pyramid_stand_with_the_box_box_closed_form() {
     let world = || {
         World::new(WorldSettings {
             enable_sleep: false,
-            box_box_closed_form: false,
+            box_box_closed_form: true,
             ..WorldSettings::default()
         })
     };
@@ -300,12 +299,13 @@ fn pyramid_of_10_rows_sleeps_with_either_box_box_manifold() {
 }
 
 /// The large pyramid (100 rows, 5050 boxes) falls asleep with the closed-form box–box
-/// manifold, the default. Regression: while the closed form gave its points in the
-/// clip's fixed order (the general manifold gives them deepest first), every box was
-/// pushed to turn the same way, and the pile never fell asleep and came apart after
-/// step 800; deepest first it falls asleep at step 474 (the general manifold at 475),
-/// the widest drift 9 cm (the bottom row's ends pushed out; 7.6 cm with the general
-/// manifold).
+/// manifold. Regression: while the closed form gave its points in the clip's fixed
+/// order (the general manifold gives them deepest first), every box was pushed to turn
+/// the same way, and the pile never fell asleep and came apart after step 800; deepest
+/// first it falls asleep at step 474 (the general manifold at 475), the widest drift
+/// 9 cm (the bottom row's ends pushed out; 7.6 cm with the general manifold). The pile
+/// is marginal with the closed form (module notes of `box_box_manifold`): a change of
+/// the solver's rounding may break this test without a bug in the manifold.
 #[test]
 #[ignore = "heavy: 5050 boxes for about 500 steps (minutes at opt-level 2)"]
 fn large_pyramid_falls_asleep_with_the_closed_form() {
