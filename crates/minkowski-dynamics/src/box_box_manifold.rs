@@ -148,7 +148,7 @@ enum Axis {
 /// incident face lies wholly or partly outside the reference face's sides so that no
 /// clipped point has the axis's gap (boxes apart across a corner or an edge), or the
 /// closest points of an edge pair fall past an edge's end — are
-/// answered by the library's general manifold ([`minkowski::query::manifold`]): that
+/// answered by the library's general manifold ([`minkowski::query::manifold()`]): that
 /// happens only for pairs apart (within the margin), never for touching or overlapping
 /// ones in a stack.
 pub fn box_box_manifold(
