@@ -74,11 +74,14 @@ pub struct WorldSettings {
     /// not depend on it.
     pub threads: usize,
     /// Answer box–box pairs by the closed form ([`crate::box_box_manifold`]) instead of
-    /// the library's general manifold. Off by default: measured on the 100-row pyramid
-    /// it cut the narrow phase about 4.5× (95 → 20 ms/step under the same load) and the
-    /// step 1.5×, and the 20-box stack and 20-row pyramid still stand, but the 100-row
-    /// pyramid no longer fell asleep (the general path: asleep at step 475) and, awake,
-    /// came apart after step 800.
+    /// the library's general manifold. Off by default. Measured on the 100-row pyramid
+    /// it cuts the narrow phase about 4.5× (95 → 20 ms/step under the same load); with
+    /// its points deepest first (see [`crate::box_box_manifold`], "The order of the
+    /// points") that pile falls asleep at step 474 (the general manifold: 475), where in
+    /// the clip's fixed order it never did and came apart after step 800. But the pile is
+    /// marginal with it: a change of the solver's rounding alone (an equivalent
+    /// rearrangement of its arithmetic) left it awake and leaning out of its plane until
+    /// it came apart, while the general manifold still fell asleep at step 476.
     pub box_box_closed_form: bool,
 }
 

@@ -248,3 +248,69 @@ fn stack_and_pyramid_stand_with_the_box_box_closed_form() {
     assert!(drift < 0.01, "pyramid top drift {drift}");
     assert!(pen <= w.settings.linear_slop, "pyramid penetration {pen}");
 }
+
+/// Steps a pyramid of `rows` rows (sleeping on) until it falls asleep or `steps` pass:
+/// the step it fell asleep at, the largest horizontal drift of any box from its start
+/// and the deepest penetration.
+fn settle(closed_form: bool, rows: usize, steps: usize) -> (Option<u64>, Real, Real) {
+    let mut w = World::new(WorldSettings {
+        box_box_closed_form: closed_form,
+        threads: 1,
+        ..WorldSettings::default()
+    });
+    scenes::pyramid(&mut w, rows).unwrap();
+    let start: Vec<Vector> = w.bodies().iter().map(|b| b.position()).collect();
+    let mut pen: Real = 0.0;
+    let mut asleep = None;
+    for _ in 0..steps {
+        let st = w.step(DT).unwrap();
+        pen = pen.max(st.max_penetration);
+        if st.awake == 0 {
+            asleep = Some(st.step);
+            break;
+        }
+    }
+    let drift = w
+        .bodies()
+        .iter()
+        .zip(&start)
+        .map(|(b, s)| {
+            let d = b.position() - *s;
+            (d.x * d.x + d.z * d.z).sqrt()
+        })
+        .fold(0.0, Real::max);
+    (asleep, drift, pen)
+}
+
+/// A 10-row pyramid falls asleep by a known step with either box–box manifold (both
+/// measured at steps 31–33), no box having moved 1 cm sideways.
+#[test]
+fn pyramid_of_10_rows_sleeps_with_either_box_box_manifold() {
+    for closed_form in [true, false] {
+        let (asleep, drift, pen) = settle(closed_form, 10, 1000);
+        let at = asleep.expect("the pyramid fell asleep");
+        assert!(
+            (25..=60).contains(&at),
+            "closed form {closed_form}: asleep at {at}"
+        );
+        assert!(drift < 0.01, "closed form {closed_form}: drift {drift}");
+        assert!(pen <= 0.005, "closed form {closed_form}: penetration {pen}");
+    }
+}
+
+/// The large pyramid (100 rows, 5050 boxes) falls asleep with the closed-form box–box
+/// manifold. Regression: while the closed form gave its points in the clip's fixed
+/// order (the general manifold gives them deepest first), every box was pushed to turn
+/// the same way, and the pile never fell asleep and came apart after step 800; deepest
+/// first it falls asleep at step 474 (the general manifold at 475), the widest drift
+/// 9 cm (the bottom row's ends pushed out; 7.6 cm with the general manifold). The pile
+/// is marginal with the closed form (module notes of `box_box_manifold`): a change of
+/// the solver's rounding may break this test without a bug in the manifold.
+#[test]
+#[ignore = "heavy: 5050 boxes for about 500 steps (minutes at opt-level 2)"]
+fn large_pyramid_falls_asleep_with_the_closed_form() {
+    let (asleep, drift, _) = settle(true, 100, 1000);
+    let at = asleep.expect("the large pyramid fell asleep");
+    assert!(at <= 600, "asleep at {at}");
+    assert!(drift < 0.15, "drift {drift}");
+}
