@@ -940,17 +940,21 @@ fn segment_near_a_far_hull_gets_a_normal_that_separates() {
 /// the best probed normal. Exact: depth 0 along the ellipse's normal, in both orders,
 /// on the fuzz input and on seeded sizes and turns.
 #[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the fuzz input, needed in f32 builds only
 fn point_at_a_flat_ellipse_centre_is_touching_across_it() {
     let mut cases = vec![(
         0.009219468447849993,
         1000.0,
-        Rotation::from_xyzw(
-            0.9980922081193268,
-            -0.035646150289975954,
-            -0.035646150289975954,
-            -0.035646150289975954,
-        )
-        .normalize(),
+        {
+            // The fuzz input's turn (f64; rounded to f32 in that build).
+            let q: [f64; 4] = [
+                0.9980922081193268,
+                -0.035646150289975954,
+                -0.035646150289975954,
+                -0.035646150289975954,
+            ];
+            Rotation::from_xyzw(q[0] as Real, q[1] as Real, q[2] as Real, q[3] as Real).normalize()
+        },
         Rotation::from_xyzw(-0.5, -0.5, -0.5, -0.5),
         Vector::splat(-31.25),
     )];
@@ -1012,7 +1016,7 @@ fn small_cylinder_before_a_wide_face_gets_the_face_normal() {
         let r = rng.range(1e-5, 1e-2) * big;
         let gap = rng.range(0.01, 3.0) * big;
         let side = v3(glam::DVec3::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5), 0.0) * big);
-        cases.push((hh, r, big, gap, side, rng.range(0.0, 6.28)));
+        cases.push((hh, r, big, gap, side, rng.range(0.0, std::f64::consts::TAU)));
     }
     for (hh, r, big, gap, side, turn) in cases {
         let small = Shape::from(Cylinder::new(hh as Real, r as Real).unwrap());

@@ -338,6 +338,10 @@ pub fn detect_multires_staged(
     Ok((pass.out, pass.stages))
 }
 
+/// A vertex's heights over a quad's two base planes and its map boxes there
+/// ([`crate::terrain::MapFootprint::bound`]).
+type VertexMaps = [(Real, MapBox); 2];
+
 /// One part, as the quads see it.
 struct PartJob<'a> {
     index: usize,
@@ -377,7 +381,7 @@ struct Pass<'a> {
     /// ([`crate::terrain::MapFootprint::bound`]), which do not depend on the texel;
     /// valid while stamped with [`Pass::stamp`] (a new part and quad takes a new stamp
     /// instead of clearing them).
-    maps: Vec<Option<(u32, [(Real, MapBox); 2])>>,
+    maps: Vec<Option<(u32, VertexMaps)>>,
     /// The stamp of the current part and quad's entries in [`Pass::maps`].
     stamp: u32,
 }
