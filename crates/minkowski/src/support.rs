@@ -142,6 +142,12 @@ impl<S> Transformed<S> {
         self.translation
     }
 
+    /// The rotation of the placement as a matrix: its columns are the wrapped set's
+    /// local axes, in this adapter's frame.
+    pub fn rotation_matrix(&self) -> Matrix3 {
+        self.rot
+    }
+
     /// The same set moved by a further `offset` (this adapter's frame).
     pub fn translated(&self, offset: Vector) -> Self
     where

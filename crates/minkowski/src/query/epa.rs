@@ -544,6 +544,29 @@ fn lowest_start<A: SupportMap + Copy, B: SupportMap + Copy>(
             lowest = (n, h);
         }
     }
+    // The shapes' own axes, both ways: every primitive's faces and axes lie along its
+    // local axes (a box's face normals, the axis of a cylinder, cone or capsule), and
+    // along a flat end `h_D` has a kink that only a probe exactly on it sees (off it the
+    // end's rim adds `r sin θ`), too narrow for the probes above or a descent to find
+    // (seen, f64: a segment near a round cylinder's centre, 999.98257 deep along the
+    // axis, answered 999.98376 along the horizontal circle's minimum in one order).
+    let b_axes = pair.b.rotation_matrix();
+    for axis in [
+        Vector::X,
+        Vector::Y,
+        Vector::Z,
+        b_axes.x_axis,
+        b_axes.y_axis,
+        b_axes.z_axis,
+    ] {
+        for n in [axis, -axis] {
+            let h = pair.support_point_hinted(n, hints).w.dot(n);
+            spent += 1;
+            if h < lowest.1 {
+                lowest = (n, h);
+            }
+        }
+    }
     (lowest.0, lowest.1, spent)
 }
 
