@@ -235,7 +235,7 @@ fn certified_apart_normal<A: SupportMap, B: SupportMap>(
 /// the 2000-wide face of another, `θ` = 4.5e-6, the separation 4.5e-3 short, the
 /// witnesses at opposite ends of the tie). So when `θ σ` could exceed the tolerance,
 /// the separation along `v̂` is measured (one support call), and only when it falls
-/// short does GJK run again with [`tolerance::GJK_NORMAL_TIGHTENING`] times the relative
+/// short by more than [`tolerance::GJK_NORMAL_SHORTFALL`]` ε_rel σ` does GJK run again with [`tolerance::GJK_NORMAL_TIGHTENING`] times the relative
 /// tolerance: on a face the next support points span it and `v` lands on `v*`.
 fn tightened_apart<A: SupportMap, B: SupportMap>(
     pair: &Relative<A, B>,
@@ -248,7 +248,9 @@ fn tightened_apart<A: SupportMap, B: SupportMap>(
     if g.intersecting || !(vnorm.is_finite() && vnorm > 0.0) {
         return None;
     }
-    let tol = options.rel_tolerance * vnorm + floor;
+    // Curved closest features fall short by `2 ε_rel R` at most (second order in the
+    // angle), parallel faces by up to `√(2 ε_rel) σ`: the threshold lies between.
+    let tol = tolerance::GJK_NORMAL_SHORTFALL * options.rel_tolerance * g.scale + floor;
     let slack = (g.vv - g.lower * g.lower).max(0.0).sqrt();
     if slack * g.scale <= tol * vnorm {
         return None;
