@@ -7,6 +7,7 @@ extern crate minkowski_f64 as minkowski;
 use minkowski::query;
 use minkowski::shape::{
     Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, Pyramid, RoundedShape, Shape,
+    Triangle,
 };
 use minkowski::support::SupportMap;
 use minkowski::{Pose, Real, Rotation, Vector};
@@ -1114,4 +1115,42 @@ fn segment_near_a_cylinder_centre_finds_the_axial_minimum_in_both_orders() {
         assert_contact(&segment, &pa, &cylinder, &pb, truth, tol);
         assert_contact(&cylinder, &pb, &segment, &pa, truth, tol);
     }
+}
+
+/// Found by fuzzing (f64; seed `f64-triangle-in-thin-cylinder-refined-astray`) just after
+/// the refinement's starts took in the shapes' axes: a triangle 1200 across through a
+/// cylinder 2000 long and 0.0031 across, at the same place. EPA stopped at its bound in
+/// both orders; in one the lowest start became an axis whose support value tied with
+/// EPA's best to 1e-11, and the refinement from it answered 532 deep with an upper
+/// bound of 0.0015. A refinement deeper than its start's support value is now refused
+/// (EPA's best direction is refined instead), and an axis replaces the start only when
+/// clearly lower. Oracle: both orders agree, and each answer holds the invariants
+/// (the separation along the normal, `point_b − point_a = distance · normal`).
+#[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the fuzz input, needed in f32 builds only
+fn triangle_in_a_thin_cylinder_answers_alike_in_both_orders() {
+    let q = |x: f64, y: f64, z: f64, w: f64| {
+        Rotation::from_xyzw(x as Real, y as Real, z as Real, w as Real).normalize()
+    };
+    let at = v3(glam::DVec3::splat(-37.11579919722639));
+    let triangle = Shape::from(
+        Triangle::new(
+            Vector::new(484.375, -265.625, -15.625),
+            Vector::ZERO,
+            Vector::new(-15.625, -1187.5, -15.625),
+        )
+        .unwrap(),
+    );
+    let radius = 0.0015425359490188223f64;
+    let cylinder = Shape::from(Cylinder::new(1000.0, radius as Real).unwrap());
+    let pt = Pose::new(q(-1.0, -1.0, -5.0, -1.0), at).unwrap();
+    let pc = Pose::new(q(-1.0, -1.0, -2.0, -1.0), at).unwrap();
+    let one = query::contact(&triangle, &pt, &cylinder, &pc);
+    let other = query::contact(&cylinder, &pc, &triangle, &pt);
+    // The fuzz target's tolerance in f64 (1e-7 of the scene, 1e-4 here); f32's floor.
+    let tol = if cfg!(minkowski_f64) { 1e-4 } else { 4e-3 };
+    assert_contact(&triangle, &pt, &cylinder, &pc, other.distance, tol);
+    assert_contact(&cylinder, &pc, &triangle, &pt, one.distance, tol);
+    // No deeper than the cylinder is thick.
+    assert!(-one.distance <= 2.0 * radius as Real + tol, "{one:?}");
 }

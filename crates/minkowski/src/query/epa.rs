@@ -458,8 +458,20 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         // Answer along the best normal found instead, where the depth is exactly its
         // support value.
         let tol = (rel_tol * upper + abs_tol * scale) as Real;
-        let (start, h, spent) = lowest_start(pair, hints, probes, upper_normal, upper);
-        if let Some(r) = along_best_normal(pair, hints, start, h, tol) {
+        let (start, h, spent) = lowest_start(pair, hints, probes, upper_normal, upper, tol);
+        // The depth along a unit normal is at most its support value: a refinement that
+        // answers deeper than its start's went astray, and EPA's best direction is the
+        // start then (seen, f64: a flat triangle in a thin cylinder, started on a tie
+        // 1e-11 below EPA's best, refined to 532 deep instead of 0.0015).
+        let sane = |r: &Refined, h: Real| r.depth <= h + tol;
+        let refined = along_best_normal(pair, hints, start, h, tol)
+            .filter(|r| sane(r, h))
+            .or_else(|| {
+                let n = narrow(upper_normal);
+                along_best_normal(pair, hints, n, upper as Real, tol)
+                    .filter(|r| sane(r, upper as Real))
+            });
+        if let Some(r) = refined {
             // (The refined depth can sit a rounding below the face's bound.)
             return LocalEpa {
                 status,
@@ -515,6 +527,7 @@ fn lowest_start<A: SupportMap + Copy, B: SupportMap + Copy>(
     probes: &mut [(DVec3, f64)],
     best: DVec3,
     best_h: f64,
+    tol: Real,
 ) -> (Vector, Real, u32) {
     probes.sort_unstable_by(|a, b| a.1.total_cmp(&b.1));
     let mut starts = [(best, best_h); REFINE_STARTS];
@@ -562,7 +575,8 @@ fn lowest_start<A: SupportMap + Copy, B: SupportMap + Copy>(
         for n in [axis, -axis] {
             let h = pair.support_point_hinted(n, hints).w.dot(n);
             spent += 1;
-            if h < lowest.1 {
+            // Only clearly lower: a tie within the tolerance keeps the descended start.
+            if h < lowest.1 - tol {
                 lowest = (n, h);
             }
         }
