@@ -245,6 +245,21 @@ pub const NORMAL_LENGTH_TOLERANCE: Real = 1e-3;
 /// zero area.
 pub const DEGENERATE_TRIANGLE: Real = 64.0 * EPSILON;
 
+/// Below this ratio `h / L` of a triangle's height over its longest edge (about `√ε`),
+/// the closest point of the triangle to a point in its face region is taken from its
+/// edges rather than by projecting on its plane: the plane's normal errs by about
+/// `ε / (h / L)` rad, the nearest edge point by at most `h`, and both come to about
+/// `√ε L` here (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
+#[cfg(not(minkowski_f64))]
+pub const SLIVER_TRIANGLE: Real = 1.0 / 4096.0;
+/// Below this ratio `h / L` of a triangle's height over its longest edge (about `√ε`),
+/// the closest point of the triangle to a point in its face region is taken from its
+/// edges rather than by projecting on its plane: the plane's normal errs by about
+/// `ε / (h / L)` rad, the nearest edge point by at most `h`, and both come to about
+/// `√ε L` here (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
+#[cfg(minkowski_f64)]
+pub const SLIVER_TRIANGLE: Real = 1.0 / 67_108_864.0;
+
 /// Below this `|d̂ · n|` (the cosine between a ray and a face's normal) a ray grazes the
 /// face: which side it meets, and where, is decided by rounding. A closed
 /// [`crate::shape::TriMesh`] then does not trust the ray's first crossing to tell whether

@@ -1154,3 +1154,174 @@ fn triangle_in_a_thin_cylinder_answers_alike_in_both_orders() {
     // No deeper than the cylinder is thick.
     assert!(-one.distance <= 2.0 * radius as Real + tol, "{one:?}");
 }
+
+/// Found by fuzzing (f64; seed `f64-point-and-collinear-triangle-closed-form-off`): a
+/// point (a ball of radius 0) 154 from a triangle whose three corners lie on one line
+/// (at −29.3, −0.44 and 0 along the diagonal). The point–triangle closed form took the
+/// point to be in the face region and read its closest point from barycentric
+/// coordinates whose denominator, `‖ab × ac‖²`, was rounding noise: 153.96511 in one
+/// order, 153.95901 in the other, and the separation along the first normal 0.29 short.
+/// The face region now projects on the plane of a triangle that has one, and answers
+/// the nearest edge point on a sliver or a line. Oracle: the exact distance to the
+/// longest edge (the triangle is that segment), in f64, both orders.
+#[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the fuzz input, needed in f32 builds only
+fn point_and_collinear_triangle_get_the_segment_distance_in_both_orders() {
+    use minkowski::shape::Sphere;
+    let k = -29.305804780483314f64;
+    let m = -0.43740007135049724f64;
+    let triangle = Shape::from(
+        Triangle::new(
+            Vector::splat(k as Real),
+            Vector::splat(m as Real),
+            Vector::ZERO,
+        )
+        .unwrap(),
+    );
+    let point = Shape::from(Sphere::new(0.0).unwrap());
+    let pt = Pose::new(
+        Rotation::IDENTITY,
+        v3(glam::DVec3::new(
+            -112.6218481684666,
+            -87.24227675022061,
+            -79.31116068201874,
+        )),
+    )
+    .unwrap();
+    let q = -0.3434905345445832f64;
+    let pp = Pose::new(
+        Rotation::from_xyzw(
+            q as Real,
+            q as Real,
+            q as Real,
+            0.8037678508343248f64 as Real,
+        )
+        .normalize(),
+        v3(glam::DVec3::new(
+            -168.1396606458797,
+            -190.34678563684497,
+            25.379571418245995,
+        )),
+    )
+    .unwrap();
+    let (t, p) = (d3(pt.translation()), d3(pp.translation()));
+    let near =
+        common::closest_on_segment(p, t + glam::DVec3::splat(d3(Vector::splat(k as Real)).x), t);
+    let truth = (p - near).length() as Real;
+    // The fuzz target's tolerance (1e-7 of the scene in f64), f32's floor.
+    let tol = if cfg!(minkowski_f64) { 3e-5 } else { 0.05 };
+    assert_contact(&triangle, &pt, &point, &pp, truth, tol);
+    assert_contact(&point, &pp, &triangle, &pt, truth, tol);
+}
+
+/// The same rule over many slivers and lines: a point against a triangle whose third
+/// corner is lifted off the line of the other two by `h = r L` (`r` from 1 down to 0,
+/// exactly collinear), in random orientations and sizes from 1e-3 to 1e3. The triangle
+/// lies within `h` of its longest edge, so the exact distance lies between the distance
+/// to the nearest edge less `h` and that distance (oracle: closest points on the three
+/// edges, in f64); both orders of `contact` must land there and agree.
+#[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the oracle, needed in f32 builds only
+fn points_against_slivers_lie_between_the_edge_bounds() {
+    use minkowski::shape::Sphere;
+    let mut rng = Rng::new(0x0051_17e5);
+    let point = Shape::from(Sphere::new(0.0).unwrap());
+    let mut cases = 0;
+    for i in 0..3000 {
+        let size = 10f64.powf(rng.range(-3.0, 3.0));
+        let r = match i % 6 {
+            0 => 0.0,
+            1 => 1e-12,
+            2 => 1e-8,
+            3 => 1e-5,
+            4 => 1e-3,
+            _ => rng.unit(),
+        };
+        let (u, w) = (rng.dir(), rng.dir());
+        let side = w.cross(u).normalize_or_zero();
+        if side == glam::DVec3::ZERO {
+            continue;
+        }
+        let a = u * -0.5 * size;
+        let b = u * 0.5 * size;
+        let c = u * rng.range(-0.5, 0.5) * size + side * r * size;
+        let (a, b, c) = (v3(a), v3(b), v3(c));
+        let Ok(tri) = Triangle::new(a, b, c) else {
+            continue;
+        };
+        let triangle = Shape::from(tri);
+        let centre = v3(glam::DVec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ) * 3.0
+            * size);
+        let pt = Pose::new(rng.rotation(), centre).unwrap();
+        let pp = Pose::new(
+            Rotation::IDENTITY,
+            centre + v3(rng.dir() * rng.range(0.0, 2.0) * size),
+        )
+        .unwrap();
+        // The corners in the world, as the query sees them (in f64).
+        let world = |v: Vector| d3(pt.transform_point(v));
+        let (wa, wb, wc) = (world(a), world(b), world(c));
+        let p = d3(pp.translation());
+        let d_edges = [(wa, wb), (wb, wc), (wc, wa)]
+            .into_iter()
+            .map(|(x, y)| (p - common::closest_on_segment(p, x, y)).length())
+            .fold(f64::INFINITY, f64::min);
+        // The height of the rounded triangle above its longest edge.
+        let (ab, ac, bc) = (wb - wa, wc - wa, wc - wb);
+        let longest = ab.length().max(ac.length()).max(bc.length());
+        let h = ab.cross(ac).length() / longest;
+        let tol = if cfg!(minkowski_f64) { 1e-9 } else { 2e-3 } * size;
+        for c in [
+            query::contact(&triangle, &pt, &point, &pp),
+            query::contact(&point, &pp, &triangle, &pt),
+        ] {
+            let d = c.distance as f64;
+            assert!(
+                d <= d_edges + tol && d >= d_edges - h - tol,
+                "{i}: {d} outside [{} − {h}, {d_edges}] (r {r}, size {size})",
+                d_edges
+            );
+        }
+        cases += 1;
+    }
+    assert!(cases > 2500, "{cases}");
+}
+
+/// Found by fuzzing (f32; seed `tiny-triangle-on-hull-edge-epa-normal-into-hull`): a
+/// triangle 0.012 across (a flat hull) whose corner lies on an edge of a hull 1200
+/// across, both unturned at the origin. EPA converged on the hull's face through that
+/// edge, but the origin's projection fell just outside that face (a sliver), and the
+/// answer's normal was taken from the origin to the face's nearest edge point, 3e-15
+/// away beside coordinates of 1200: a direction of noise, along which the shapes
+/// overlap by 24. Below the polytope's rounding the face's normal is now kept. Oracle:
+/// the shapes touch (depth 0), and the separation along each order's normal is that.
+#[test]
+fn tiny_triangle_on_a_hull_edge_gets_a_separating_normal() {
+    let tri = Shape::from(
+        ConvexPolyhedron::new(vec![
+            Vector::new(-0.005906223, -0.0064824396, 0.0),
+            Vector::new(0.0051859515, -0.0064824396, -0.00014405421),
+            Vector::splat(-0.00014405421),
+        ])
+        .unwrap(),
+    );
+    let hull = Shape::from(
+        ConvexPolyhedron::new(vec![
+            Vector::splat(-15.625),
+            Vector::new(-15.625, 937.5, 453.125),
+            Vector::splat(453.125),
+            Vector::new(-15.625, 1234.375, -15.625),
+            Vector::new(656.25, 0.0, -15.625),
+        ])
+        .unwrap(),
+    );
+    let p = Pose::IDENTITY;
+    // The fuzz target's tolerance (2e-3 of the scene in f32, 1e-7 in f64).
+    let tol = if cfg!(minkowski_f64) { 1.3e-4 } else { 2.5 };
+    assert_contact(&tri, &p, &hull, &p, 0.0, tol);
+    assert_contact(&hull, &p, &tri, &p, 0.0, tol);
+}

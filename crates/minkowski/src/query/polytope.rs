@@ -24,6 +24,7 @@
 
 use crate::math::{Point, Real, Vector};
 use crate::support::SupportPoint;
+use crate::tolerance;
 use glam::DVec3;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -396,7 +397,9 @@ impl Polytope {
     /// offset, the normal its normal, and the witnesses the projection's barycentric
     /// coordinates applied to the vertices' source points. Should rounding have left a
     /// dent, so that the nearest point of the polytope lies on an edge of the face, that
-    /// point `q` gives the answer instead (depth `‖q‖`, normal `q / ‖q‖`). Only for an
+    /// point `q` gives the answer instead (depth `‖q‖`, normal `q / ‖q‖`, or the face's
+    /// normal when `‖q‖` is within the polytope's rounding, [`tolerance::EPA_VISIBILITY`]
+    /// times its coordinates, where `q`'s direction is noise). Only for an
     /// origin inside the face's plane (EPA's `run` handles the other side).
     pub fn answer(&self, f: &Face) -> (f64, DVec3, Point, Point) {
         let [a, b, c] = f.v.map(|i| self.wide[i as usize]);
@@ -405,10 +408,15 @@ impl Polytope {
             None => {
                 let (q, l) = closest_on_edges(a, b, c);
                 let len = q.length();
-                if len > 0.0 {
+                // `q` errs by the polytope's rounding: below that its direction is noise
+                // (f32: a triangle's corner on a hull's edge, `‖q‖` 3e-15 beside
+                // coordinates of 1200, pointed the normal into the hull, along which the
+                // shapes overlapped by 24), and the face's normal is the answer's.
+                let noise = tolerance::EPA_VISIBILITY * a.length().max(b.length()).max(c.length());
+                if len > noise {
                     (len, q / len, l)
                 } else {
-                    (0.0, f.n, l)
+                    (len, f.n, l)
                 }
             }
         };
