@@ -1201,3 +1201,62 @@ fn bad_index_depth_is_refused() {
         assert!(matches!(e, TerrainVolumesError::BadIndexDepth(_)), "{e:?}");
     }
 }
+
+/// The index's floor bound `T(q, y)` ([`minkowski::terrain::QuadIndex::floor_at`]): a
+/// point `Σ w_c (P_c + t N_c)` of a quad's coarsest cell (any convex weights `w`, the
+/// same for corners and directions, as the module notes' interpolation) at or above
+/// height `y` has `t ≥ T(q, y)`. Oracle: the corners' heights in f64, at random weights
+/// and at the corners themselves, with `t` just below the exact bound (where rounding
+/// decides) and spread below it; heights from the index level up to above the terrain.
+/// A height that is not finite has no bound.
+#[test]
+#[allow(clippy::unnecessary_cast)] // f64 for the oracle, needed in f32 builds only
+fn index_floor_bound_holds_below_every_height() {
+    let volumes = &*SKEWED_VOLUMES;
+    let index = volumes.index();
+    let mut rng = Rng::new(0xf1_0012);
+    let mut checked = 0;
+    for (q, quad) in volumes.quads().iter().enumerate() {
+        let cell = &quad.levels()[0].cells[0];
+        for bad in [Real::NAN, Real::INFINITY, Real::NEG_INFINITY] {
+            assert_eq!(index.floor_at(q, bad), None, "quad {q}, y {bad}");
+        }
+        let top = cell.aabb.maxs.y as f64;
+        for k in 0..8 {
+            let y = index.level() as f64 + (top - index.level() as f64 + 1.0) * (k as f64 / 7.0);
+            let y = y as Real;
+            let Some(bound) = index.floor_at(q, y) else {
+                assert!(index.unindexed().contains(&q), "quad {q}");
+                continue;
+            };
+            // The exact bound from the corners (f64).
+            let exact = (0..4)
+                .map(|c| (y as f64 - cell.corners[c].y as f64) / cell.directions[c].y as f64)
+                .fold(f64::INFINITY, f64::min);
+            for j in 0..40 {
+                let w: [f64; 4] = if j < 4 {
+                    core::array::from_fn(|c| if c == j { 1.0 } else { 0.0 })
+                } else {
+                    let r: [f64; 4] = core::array::from_fn(|_| rng.unit());
+                    let sum: f64 = r.iter().sum();
+                    r.map(|x| x / sum)
+                };
+                let t = if j % 2 == 0 {
+                    exact - exact.abs() * 1e-9 * rng.unit()
+                } else {
+                    exact - (exact.abs() + 1.0) * rng.unit()
+                };
+                let py: f64 = (0..4)
+                    .map(|c| w[c] * (cell.corners[c].y as f64 + t * cell.directions[c].y as f64))
+                    .sum();
+                if py >= y as f64 {
+                    assert!(t >= bound as f64, "quad {q}, y {y}: t {t} below {bound}");
+                }
+                // The bound never exceeds the exact one.
+                assert!(bound as f64 <= exact, "quad {q}, y {y}: {bound} > {exact}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

@@ -107,7 +107,7 @@ use super::multires_volume::{
 use super::quad_layout::Quad;
 use super::upper_planes::{upper_planes, UpperPlane};
 use crate::bounding::Aabb;
-use crate::math::{Point, Pose, Real, Vector};
+use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::optimize::CcsaOptions;
 use crate::query::gjk::{self, GjkOptions};
 use crate::support::SupportMap;
@@ -371,16 +371,24 @@ struct FloorBound {
 
 impl FloorBound {
     /// `T(q, y)`, at most the smallest sample and cushioned for its rounding (it only
-    /// deepens the floor); NaN when a corner direction does not point up (any corner:
-    /// `min` would skip a NaN kept from an earlier one).
+    /// deepens the floor): each corner's ratio less its own rounding bound, `4 ε (|y| +
+    /// |P_c.y|) / N_c.y` (the subtraction errs by `ε (|y| + |P_c.y|)` at most, the
+    /// division by `ε` of the ratio), then the whole less a 64th of itself (the floored
+    /// box's own rounding). NaN when a corner direction does not point up, or `y` is
+    /// not finite (checked first: `min` would skip a NaN kept from an earlier corner).
     fn at(&self, y: Real) -> Real {
+        if !y.is_finite() {
+            return Real::NAN;
+        }
         let mut floor = self.min_sample;
         for c in 0..4 {
             let ny = self.direction_y[c];
             if ny <= 0.0 || ny.is_nan() {
                 return Real::NAN;
             }
-            floor = floor.min((y - self.corner_y[c]) / ny);
+            let cy = self.corner_y[c];
+            let rounding = 4.0 * EPSILON * (y.abs() + cy.abs()) / ny;
+            floor = floor.min((y - cy) / ny - rounding);
         }
         floor - floor.abs() / 64.0
     }
