@@ -235,8 +235,10 @@ fn certified_apart_normal<A: SupportMap, B: SupportMap>(
 /// the 2000-wide face of another, `θ` = 4.5e-6, the separation 4.5e-3 short, the
 /// witnesses at opposite ends of the tie). So when `θ σ` could exceed the tolerance,
 /// the separation along `v̂` is measured (one support call), and only when it falls
-/// short by more than [`tolerance::GJK_NORMAL_SHORTFALL`]` ε_rel σ` does GJK run again with [`tolerance::GJK_NORMAL_TIGHTENING`] times the relative
-/// tolerance: on a face the next support points span it and `v` lands on `v*`.
+/// short by more than [`tolerance::GJK_NORMAL_SHORTFALL`]` ε_rel σ` does GJK run again
+/// with [`tolerance::GJK_NORMAL_TIGHTENING`] times the relative tolerance: on a face the
+/// next support points span it and `v` lands on `v*`. The caller keeps the first run's
+/// status when the second stops short of its tighter tolerance.
 fn tightened_apart<A: SupportMap, B: SupportMap>(
     pair: &Relative<A, B>,
     hints: &mut [u32; 2],
@@ -731,8 +733,18 @@ pub(crate) fn contact_in(
             )
         } else {
             if let Some(tight) = tightened_apart(&pair, hints, &g, &options.gjk, floor) {
+                // The first run certified the distance to the caller's tolerance; the
+                // second, a million times tighter, only sharpens the normal. Its stop
+                // at rounding is not the answer's status, and the better of the two
+                // certified lower bounds is kept.
+                let status = match tight.status {
+                    gjk::GjkStatus::Converged => tight.status,
+                    _ => g.status,
+                };
                 g = LocalGjk {
                     iterations: g.iterations + tight.iterations,
+                    status,
+                    lower: g.lower.max(tight.lower).min(tight.vv.sqrt()),
                     ..tight
                 };
             }
