@@ -143,6 +143,13 @@ pub const NOISY_SEPARATION: Real = 1024.0 * EPSILON;
 /// (faces meeting along a line) is redone with the side planes moved out by as much.
 pub const SAT_SLACK: Real = 64.0 * EPSILON;
 
+/// The box–box linear cast's bound on the rounding of one axis's projections, in units
+/// of `ε σ` (`σ`: B's offset plus the largest half extents): each radius of the axis's
+/// interval is widened by it, so the time of impact stays a lower bound; it also sets
+/// which nearly parallel edge axes the cast keeps (longer than `4 ε / ε_rel`, see
+/// `query/box_box_cast.rs`).
+pub const BOX_CAST_ROUNDING: Real = 4.0;
+
 /// How many touching floors a bound carried between frames, or a box grown for
 /// pruning, allows for (which also covers the bound's or the box's own rounding).
 pub const SLACK: Real = 4.0;

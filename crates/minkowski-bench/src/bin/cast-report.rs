@@ -3,7 +3,7 @@
 //! against the independent reference of `minkowski_bench::cast_suite`.
 //!
 //! ```text
-//! cast-report [--smoke] [--cases N] [--rounds R] [--examples K]
+//! cast-report [--smoke] [--cases N] [--rounds R] [--examples K] [--only CLASS,…]
 //! ```
 //!
 //! Prints a Markdown section: median ns per query for every class and method (timed
@@ -11,7 +11,9 @@
 //! over rounds of the mean per query), the fastest peer ÷ minkowski, the goal, and the
 //! disagreements per method with the inputs of the first K of each peer (default 4) and
 //! all of minkowski's.
-//! `--smoke`: a few cases, agreement only. Exits 1 if minkowski disagrees anywhere.
+//! `--smoke`: a few cases, agreement only. `--only`: just the named classes (rays and
+//! casts, names as in the tables, comma-separated; for profiling one path). Exits 1 if
+//! minkowski disagrees anywhere.
 #![allow(clippy::unnecessary_cast)]
 
 #[cfg(feature = "f64")]
@@ -35,6 +37,14 @@ struct Args {
     cases: usize,
     rounds: usize,
     examples: usize,
+    /// Class names to run; empty: all.
+    only: Vec<String>,
+}
+
+impl Args {
+    fn wants(&self, class: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|c| c == class)
+    }
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -43,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
         cases: 100,
         rounds: 21,
         examples: 4,
+        only: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -57,6 +68,10 @@ fn parse_args() -> Result<Args, String> {
             "--cases" => a.cases = value("--cases")?,
             "--rounds" => a.rounds = value("--rounds")?,
             "--examples" => a.examples = value("--examples")?,
+            "--only" => {
+                let list = it.next().ok_or("--only needs a value")?;
+                a.only = list.split(',').map(|c| c.trim().to_string()).collect();
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -204,6 +219,9 @@ fn main() {
     let mut ray_has: Vec<bool> = vec![false; methods.len()];
 
     for (ci, class) in ray_classes().iter().enumerate() {
+        if !args.wants(&class.name) {
+            continue;
+        }
         let runners: Vec<_> = methods.iter().map(|m| m.load_ray(&class.shape)).collect();
         let geo = Geo::new(&class.shape);
         let cases = cast_suite::ray_cases(args.cases, 7000 + ci as u64);
@@ -251,6 +269,9 @@ fn main() {
     let mut uncertified: Vec<String> = Vec::new();
     let mut cast_has: Vec<bool> = vec![false; methods.len()];
     for (ci, class) in cast_classes().iter().enumerate() {
+        if !args.wants(&class.name) {
+            continue;
+        }
         let runners: Vec<_> = methods
             .iter()
             .map(|m| m.load_cast(&class.a, &class.b))

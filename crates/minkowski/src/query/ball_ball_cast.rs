@@ -37,6 +37,7 @@ use crate::tolerance;
 /// within `margin`; `Miss` when they never come within it, or do not approach. At a hit
 /// the normal is the unit vector from `a` towards `b` moved to the time of impact,
 /// `point_a` is `a`, `point_b` is `b + toi · r`.
+#[inline]
 pub(crate) fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: Real) -> LocalCast {
     let d0 = b - a;
     let mut out = LocalCast {
@@ -72,10 +73,17 @@ pub(crate) fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: R
     let at = d0 + motion * t;
     out.end = CastEnd::Hit;
     out.toi = t;
-    // `‖at‖` is the margin up to rounding: a plain normalisation unless its square is
-    // not a normal number (a margin below 1e-19 in f32), then the scaled one.
+    // `‖at‖` is the margin up to rounding of the offsets: then `at / margin` is the
+    // normal (unit within 4 ε; `1 / margin` is worked out off the chain of dependent
+    // square roots and divisions), checked by `‖at‖²` against `margin²`. Where it is
+    // not — `at` carries the rounding of a far start, an ulp of `‖d₀‖` rather than of
+    // the margin — a plain normalisation, unless `‖at‖²` is not a normal number (a
+    // margin below 1e-19 in f32), then the scaled one.
     let l2 = at.length_squared();
-    out.normal = if l2 >= Real::MIN_POSITIVE && l2.is_finite() {
+    let m2 = margin * margin;
+    out.normal = if (l2 - m2).abs() <= 8.0 * crate::math::EPSILON * m2 && m2 >= Real::MIN_POSITIVE {
+        at * margin.recip()
+    } else if l2 >= Real::MIN_POSITIVE && l2.is_finite() {
         at * l2.sqrt().recip()
     } else {
         crate::math::normalize_robust(at).unwrap_or_else(|| motion.normalize())
@@ -89,6 +97,7 @@ pub(crate) fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: R
 /// sphere (other point cores take the general path), or the problem is small enough for
 /// the general path's rescaling. `Some(Err(()))` when the balls start within the target
 /// distance: the caller's start rules decide (a contact query at time 0).
+#[inline]
 pub(crate) fn cast_balls_world(input: &CastInput<'_>) -> Option<Result<ShapeCast, ()>> {
     let pair = &input.pair;
     // Matched on the shapes themselves, not through `Shape::core`: a sphere's core is

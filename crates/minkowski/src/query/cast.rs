@@ -51,7 +51,7 @@ use super::context::ShapePair;
 use super::dispatch::{contact_with, QueryOptions, Rescaled};
 use super::gjk::{GjkOptions, GjkStatus};
 use super::QueryStatus;
-use crate::math::{Point, Pose, Real, Rotation, Vector, EPSILON};
+use crate::math::{Matrix3, Point, Pose, Real, Rotation, Vector, EPSILON};
 use crate::query::simplex::Simplex;
 use crate::shape::{CoreShape, Shape, MAX_MAGNITUDE};
 use crate::support::{Relative, SupportMap, SupportPoint};
@@ -470,8 +470,30 @@ impl<'s> CastInput<'s> {
         }
     }
 
-    /// Checks the numbers the cast itself adds to the (already valid) shapes and poses.
+    /// Checks the numbers the cast itself adds to the (already valid) shapes and poses:
+    /// one pass of comparisons that NaN fails, the typed error worked out only on
+    /// failure ([`refusal`](Self::refusal)).
+    #[inline]
     pub(crate) fn check(&self) -> Result<(), CastError> {
+        let limit = Vector::splat(MAX_MAGNITUDE);
+        let fine = |v: Vector| v.abs().cmple(limit).all();
+        let s = self.target_distance;
+        if fine(self.motion_a.linear)
+            & fine(self.motion_a.angular)
+            & fine(self.motion_b.linear)
+            & fine(self.motion_b.angular)
+            & (self.max_toi >= 0.0)
+            & (0.0..=MAX_MAGNITUDE).contains(&s)
+        {
+            return Ok(());
+        }
+        self.refusal()
+    }
+
+    /// The error [`check`](Self::check) found, in the documented order of the checks.
+    #[cold]
+    #[inline(never)]
+    fn refusal(&self) -> Result<(), CastError> {
         self.motion_a.check("A")?;
         self.motion_b.check("B")?;
         check_max_toi(self.max_toi)?;
@@ -576,7 +598,8 @@ impl ShapeCast {
 
 /// The first time two moving shapes come within `target_distance` of each other: a
 /// linear shape cast when neither rotates (GJK ray casting on the cores, as the notes
-/// of `query/cast.rs` derive), else conservative advancement
+/// of `query/cast.rs` derive; two spheres, and two boxes cast to contact, in closed
+/// form: `query/ball_ball_cast.rs`, `query/box_box_cast.rs`), else conservative advancement
 /// ([`crate::query::advancement`]).
 ///
 /// Frames: poses, velocities and every output in the world frame; times in the
@@ -637,6 +660,26 @@ fn cast_cores(
         );
         return (c, ma, mb);
     }
+    if let (CoreShape::Cuboid(ba), CoreShape::Cuboid(bb)) = (&ca, &cb) {
+        // Two boxes to contact: the separating-axis theorem in closed form
+        // (query/box_box_cast.rs), unless it hands the cast back (a start within the
+        // floor, nearly parallel edges).
+        if margin == 0.0 {
+            let rot = Matrix3::from_quat(rel.rotation());
+            let c = super::box_box_cast::cast_boxes(
+                ba.half_extents(),
+                bb.half_extents(),
+                &rot,
+                rel.translation(),
+                motion,
+                max_toi,
+                &options.gjk,
+            );
+            if let Some(c) = c {
+                return (c, ma, mb);
+            }
+        }
+    }
     (
         gjk_cast(&ca, &cb, rel, motion, margin, max_toi, options),
         ma,
@@ -662,13 +705,21 @@ fn gjk_cast(
     })
 }
 
+#[inline]
 fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
-    // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs).
+    // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs), inlined
+    // here so that the answer is built in place.
     match super::ball_ball_cast::cast_balls_world(input) {
-        Some(Ok(answer)) => return answer,
-        Some(Err(())) => return within(input, options, 0),
-        None => {}
+        Some(Ok(answer)) => answer,
+        Some(Err(())) => within(input, options, 0),
+        None => linear_cast_general(input, options),
     }
+}
+
+/// The linear cast of every pair but two balls: in A's frame, on the cores (kept out of
+/// line, so that the ball path above stays short).
+#[inline(never)]
+fn linear_cast_general(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
     let ShapePair {
         a,
         pose_a,
@@ -721,6 +772,7 @@ fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
 
 /// The answer for cores found within the margin at time 0 (after `iterations`): the
 /// start rules of [`start_within`].
+#[inline(never)]
 fn within(input: &CastInput<'_>, options: &QueryOptions, iterations: u32) -> ShapeCast {
     match start_within(input, options, iterations) {
         Some(answer) => answer,

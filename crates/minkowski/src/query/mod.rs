@@ -46,6 +46,7 @@ macro_rules! on_cores {
 pub mod advancement;
 mod ball_ball_cast;
 pub mod bisection;
+mod box_box_cast;
 mod cast;
 pub mod compound;
 mod contact;

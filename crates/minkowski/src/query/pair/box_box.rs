@@ -29,10 +29,14 @@ use super::LocalContact;
 use crate::math::{Matrix3, Point, Real, Vector, EPSILON};
 use crate::tolerance::SAT_SLACK;
 
-#[derive(Clone, Copy)]
-enum Axis {
+/// One of the 15 separating-axis candidates of two boxes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Axis {
+    /// A's face normal `e_i`.
     FaceA(usize),
+    /// B's face normal, the `j`-th column of B's rotation.
     FaceB(usize),
+    /// The cross product of A's edge direction `e_i` with B's `j`-th.
     Edge(usize, usize),
 }
 
@@ -99,7 +103,31 @@ pub(crate) fn contact(ha: Vector, hb: Vector, rot: Matrix3, t: Vector) -> Option
 
     let depth = best_overlap;
     let n = best_n;
-    let (pa, pb) = match best_axis {
+    let (pa, pb) = witnesses(ha, hb, rot, t, best_axis, n, depth);
+    Some(LocalContact {
+        distance: -depth,
+        normal: n,
+        point_a: pa,
+        point_b: pb,
+    })
+}
+
+/// The witness pair `(on A, on B)` of boxes A (`[-ha, ha]` at the origin) and B (half
+/// extents `hb`, axes the columns of `rot`, centre `t`) touching or overlapping along
+/// `axis`, whose unit direction from A towards B is `n`, by `depth` (the overlap along
+/// `n`; negative for boxes apart by `−depth` along it): see the module notes. Shared by
+/// the contact query and the box–box linear cast (`query/box_box_cast.rs`).
+pub(crate) fn witnesses(
+    ha: Vector,
+    hb: Vector,
+    rot: Matrix3,
+    t: Vector,
+    axis: Axis,
+    n: Vector,
+    depth: Real,
+) -> (Point, Point) {
+    let b_axes = [rot.x_axis, rot.y_axis, rot.z_axis];
+    match axis {
         Axis::FaceA(i) => face_witness(ha, hb, rot, t, i, n, depth),
         Axis::FaceB(j) => {
             // Same construction with the roles of the boxes swapped, in B's frame.
@@ -128,13 +156,7 @@ pub(crate) fn contact(ha: Vector, hb: Vector, rot: Matrix3, t: Vector) -> Option
             let eb = b_axes[j] * hb[j];
             closest_points(ca - ea, ca + ea, cb - eb, cb + eb)
         }
-    };
-    Some(LocalContact {
-        distance: -depth,
-        normal: n,
-        point_a: pa,
-        point_b: pb,
-    })
+    }
 }
 
 /// Witnesses for a face axis of the reference box (`h_ref` at the origin, face normal
