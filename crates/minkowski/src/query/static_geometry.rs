@@ -1077,6 +1077,11 @@ fn ball_items(
     rejected
 }
 
+/// The most face contacts [`ball_triangle`] compares an edge or vertex contact's corners
+/// with before it builds the triangle's edges instead (a ball on a heightfield or a
+/// terrain mesh has a few; one inside a torus' tube has hundreds).
+const VOIDING_FACES: usize = 8;
+
 /// A ball query against one set, in the set's frame: what [`ball_triangle`] needs of it
 /// for every candidate, worked out once.
 struct BallQuery<'a> {
@@ -1213,10 +1218,14 @@ fn ball_triangle(
         let Some(faces) = faces else {
             return (Outcome::Deferred, t, None);
         };
-        let is_face_corner =
-            |p: Option<Point>| p.is_none_or(|p| faces.iter().any(|&v| same_corner(p, v)));
-        let [p, q] = feature_corners(&t, pose_s, feature);
-        voided = is_face_corner(p) && is_face_corner(q);
+        // (Only against a few face contacts: a ball touching hundreds of triangles, in
+        // a torus' tube, would make it a quadratic search. The edges are built then.)
+        if faces.len() <= 3 * VOIDING_FACES {
+            let is_face_corner =
+                |p: Option<Point>| p.is_none_or(|p| faces.iter().any(|&v| same_corner(p, v)));
+            let [p, q] = feature_corners(&t, pose_s, feature);
+            voided = is_face_corner(p) && is_face_corner(q);
+        }
         if !voided {
             if !complete(&mut t) {
                 return (Outcome::Apart, t, None);
