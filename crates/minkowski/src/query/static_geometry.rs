@@ -713,11 +713,7 @@ fn ball_closest(
 /// Whether the world point `p` lies over triangle `t` (at `pose_t`): its projection
 /// on the triangle's plane is inside, up to [`tolerance::FEATURE_TIE`] of the size.
 fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
-    over_triangle_local(t, pose_t.inverse_transform_point(p))
-}
-
-/// [`over_triangle`] for a point `q` in the triangle's own frame.
-fn over_triangle_local(t: &MeshTriangle, q: Point) -> bool {
+    let q = pose_t.inverse_transform_point(p);
     let [a, b, c] = t.vertices;
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
@@ -1053,12 +1049,8 @@ fn ball_items(
 ) -> Option<Item> {
     slots.clear();
     faces.clear();
-    let Some((_, pose_s, _)) = near.first() else {
-        return None;
-    };
-    let Some(ball) = BallQuery::new(b, pose_b, pose_s, margin, options) else {
-        return None;
-    };
+    let (_, pose_s, _) = near.first()?;
+    let ball = BallQuery::new(b, pose_b, pose_s, margin, options)?;
     for (k, &q) in closest.iter().enumerate().take(near.len()) {
         let slot = ball_triangle(set, near, k, q, &ball, None);
         if let (Outcome::Kept(_, TriangleFeature::Face, _), t) = (&slot.0, &slot.1) {
@@ -1089,9 +1081,14 @@ struct BallQuery<'a> {
     pose_b: &'a Pose,
     /// The set's pose.
     pose_s: Pose,
-    /// The ball's centre (set frame) and radius.
+    /// The ball's centre (set frame, as [`Reach`] takes it) and radius.
     centre: Point,
     radius: Real,
+    /// The ball's centre in the world, and brought back into the set's frame from there:
+    /// the expressions of the generic path ([`triangle_contact`]), so that the rules and
+    /// the face contact give the same bits as it does.
+    world_centre: Point,
+    centre_back: Point,
     margin: Real,
     options: &'a QueryOptions,
     /// B's offset from the set's origin (the largest coordinate, set frame) and its
@@ -1115,12 +1112,15 @@ impl<'a> BallQuery<'a> {
         };
         let rel = pose_s.inv_mul(pose_b);
         let x = b.local_aabb();
+        let world_centre = pose_b.transform_point(p.point());
         Some(BallQuery {
             b,
             pose_b,
             pose_s: *pose_s,
             centre: rel.transform_point(p.point()),
             radius,
+            world_centre,
+            centre_back: pose_s.inverse_transform_point(pose_b.transform_point(b.local_center())),
             margin,
             options,
             offset: rel.translation().abs().max_element(),
@@ -1203,10 +1203,13 @@ fn ball_triangle(
         method: ContactMethod::Analytic,
         iterations: 0,
     };
-    let contact = || world(distance, k.normal, k.point_a, k.point_b);
-    let n = k.normal;
+    // The contact as the generic path has it (the same expressions, the same bits), and
+    // its normal and B's centre brought back into the set's frame from the world, as
+    // there: the single-set and the many-set queries must answer alike.
+    let c = world(distance, k.normal, k.point_a, k.point_b);
+    let n = pose_s.inverse_transform_vector(c.normal);
     let one_sided = set.one_sided();
-    let behind = is_behind(&t, centre, n);
+    let behind = is_behind(&t, ball.centre_back, n);
     let side: Real = if behind && !one_sided { -1.0 } else { 1.0 };
     let feature = if behind && one_sided {
         TriangleFeature::Face
@@ -1231,31 +1234,14 @@ fn ball_triangle(
                 return (Outcome::Apart, t, None);
             }
             if allowed(set, &t, feature, n, side > 0.0) {
-                return (Outcome::Kept(contact(), feature, side), t, None);
+                return (Outcome::Kept(c, feature, side), t, None);
             }
         }
     }
-    // The face contact ([`ball_face_contact`] in the set's frame): the ball's support
-    // point along the face's inward normal, its distance to the face's plane, its foot
-    // over the triangle.
-    let nf = t.normal * side;
-    let pb = centre - nf * r;
-    // (As `ball_face_contact` writes it, so that an unplaced set gives the same bits: the
-    // regions are sorted by distance, and ties must break alike.)
-    let d = pb.dot(nf) - t.vertices[0].dot(nf);
-    let pa = pb - nf * d;
-    if !d.is_nan() && d <= margin && over_triangle_local(&t, pa) {
-        let f = world(d, nf, pa, pb);
-        return (
-            Outcome::Kept(f, TriangleFeature::Face, side),
-            t,
-            Some(Manifold::single(&f)),
-        );
-    }
-    if voided {
-        (Outcome::Apart, t, None)
-    } else {
-        (Outcome::Rejected(contact(), feature, side), t, None)
+    match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
+        Some((f, m)) => (Outcome::Kept(f, TriangleFeature::Face, side), t, Some(m)),
+        None if voided => (Outcome::Apart, t, None),
+        None => (Outcome::Rejected(c, feature, side), t, None),
     }
 }
 
