@@ -278,7 +278,7 @@ fn check(
                 );
                 assert!(
                     (x.contact.normal - y.contact.normal).length() <= 1e-5,
-                    "{at}"
+                    "{at}: {x:?} against {y:?}"
                 );
             }
             let alone: [Placed<'_>; 1] = [(set, Pose::IDENTITY)];

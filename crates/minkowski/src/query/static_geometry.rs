@@ -629,21 +629,7 @@ impl Reach {
                 radius,
                 margin,
                 tau,
-            } => {
-                let scale = centre.abs().max_element() + corners + radius;
-                let reach = radius + margin + tau * scale;
-                // The triangle's box first: no farther than the triangle itself, and a
-                // few comparisons against the closest point's dozens of products.
-                let out = (a.min(b).min(c) - centre)
-                    .max(centre - a.max(b).max(c))
-                    .max(Vector::ZERO);
-                if out.length_squared() > reach * reach {
-                    return false;
-                }
-                let q = point_triangle::closest_point(centre, a, b, c);
-                let gap = (centre - q).length() - radius;
-                gap.is_nan() || gap <= margin + tau * scale
-            }
+            } => ball_closest(centre, radius, margin, tau, v).is_some(),
             Reach::Capsule {
                 p,
                 q,
@@ -693,6 +679,35 @@ impl Reach {
             }
         }
     }
+}
+
+/// The ball's pre-test ([`Reach`]) against the triangle with corners `v` (set frame):
+/// `None` when the ball (centre `centre`, set frame, radius `radius`) is surely farther
+/// than `margin` from it, else the triangle's closest point to the centre
+/// ([`point_triangle::closest_point`]; a NaN distance passes), which the contact then
+/// reuses.
+fn ball_closest(
+    centre: Point,
+    radius: Real,
+    margin: Real,
+    tau: Real,
+    v: &[Point; 3],
+) -> Option<Point> {
+    let [a, b, c] = *v;
+    let corners = a.abs().max(b.abs()).max(c.abs()).max_element();
+    let scale = centre.abs().max_element() + corners + radius;
+    let reach = radius + margin + tau * scale;
+    // The triangle's box first: no farther than the triangle itself, and a few
+    // comparisons against the closest point's dozens of products.
+    let out = (a.min(b).min(c) - centre)
+        .max(centre - a.max(b).max(c))
+        .max(Vector::ZERO);
+    if out.length_squared() > reach * reach {
+        return None;
+    }
+    let q = point_triangle::closest_point(centre, a, b, c);
+    let gap = (centre - q).length() - radius;
+    (gap.is_nan() || gap <= margin + tau * scale).then_some(q)
 }
 
 /// Whether the world point `p` lies over triangle `t` (at `pose_t`): its projection
@@ -793,6 +808,9 @@ enum Outcome {
     /// face: left to the neighbours — unless no triangle keeps any contact (see
     /// `items`).
     Rejected(Contact, TriangleFeature, Real),
+    /// A ball's contact on an edge or a vertex in the first pass of [`ball_items`], decided
+    /// in the second, once the face contacts are known.
+    Deferred,
 }
 
 /// The corners of `feature` of `t` in the world (`None` entries unused).
@@ -810,6 +828,10 @@ fn feature_corners(t: &MeshTriangle, pose: &Pose, feature: TriangleFeature) -> [
 struct Workspace {
     /// The triangles near B: (triangle, its set's pose, the set).
     near: Vec<(MeshTriangle, Pose, usize)>,
+    /// For a ball, each near triangle's closest point to its centre (set frame).
+    closest: Vec<Point>,
+    /// For a ball, each near triangle's outcome ([`ball_items`]).
+    slots: Vec<Slot>,
     /// The triangle contacts after the rules.
     items: Vec<Item>,
     /// Corners of face contacts, and ends of edge contacts (the voiding pass).
@@ -826,6 +848,8 @@ struct Workspace {
 impl Workspace {
     const EMPTY: Workspace = Workspace {
         near: Vec::new(),
+        closest: Vec::new(),
+        slots: Vec::new(),
         items: Vec::new(),
         voided: Vec::new(),
         edge_ends: Vec::new(),
@@ -889,6 +913,11 @@ fn items(
     // in the list even when B does not reach it.
     let pretest = sets.len() == 1;
     let mut pretested = false;
+    // A ball's candidates are handed out unbuilt (`ball_candidates`), with their closest
+    // points in `closest`, and stitched one at a time when their edges are built.
+    let closest = &mut ws.closest;
+    closest.clear();
+    let mut lazy = false;
     for (s, (set, pose_s)) in sets.iter().enumerate() {
         let local = world.transformed(&pose_s.inverse());
         let slack = box_slack(&local, *set);
@@ -898,6 +927,11 @@ fn items(
             ControlFlow::Continue(())
         };
         match Reach::new(b, pose_b, pose_s, margin, options).filter(|_| pretest) {
+            Some(reach @ Reach::Ball { .. }) => {
+                pretested = true;
+                lazy = true;
+                ball_candidates(*set, pose_s, &query, &reach, near, closest);
+            }
             Some(reach) => {
                 pretested = true;
                 set.triangles_in_where(
@@ -910,51 +944,46 @@ fn items(
             None => set.triangles_in(&query, &mut push),
         }
     }
-    stitch_rims(near);
+    if !lazy {
+        stitch_rims(near);
+    }
     let out = &mut ws.items;
     out.clear();
-    let mut rejected: Option<Item> = None;
-    for (t, pose_s, s) in near.iter() {
-        // (The pre-test already measured B against the whole triangle, not only its
-        // plane.)
-        if !pretested && beyond_plane(t, pose_s, b, pose_b, margin) {
-            continue;
-        }
-        let item = |contact, feature, side, manifold| Item {
-            out: TriangleContact {
-                set: *s,
-                triangle: t.index,
-                feature,
-                contact,
-            },
-            tri: *t,
-            pose: *pose_s,
-            side,
-            manifold,
-        };
-        let mut snapped = None;
-        match triangle_contact(
-            sets[*s].0,
-            t,
-            pose_s,
+    let rejected = if lazy {
+        let scratch = (&mut ws.slots, &mut ws.voided);
+        ball_items(
+            sets[0].0,
+            near,
+            closest,
             (b, pose_b),
             margin,
             options,
-            pretested,
-            &mut snapped,
-        ) {
-            Outcome::Apart => {}
-            Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, snapped)),
-            Outcome::Rejected(c, feature, side) => {
-                let deeper = rejected
-                    .as_ref()
-                    .is_none_or(|r| c.distance < r.out.contact.distance);
-                if deeper {
-                    rejected = Some(item(c, feature, side, None));
-                }
+            scratch,
+            out,
+        )
+    } else {
+        let mut rejected: Option<Item> = None;
+        for (t, pose_s, s) in near.iter() {
+            // (The pre-test already measured B against the whole triangle, not only its
+            // plane.)
+            if !pretested && beyond_plane(t, pose_s, b, pose_b, margin) {
+                continue;
             }
+            let mut snapped = None;
+            let o = triangle_contact(
+                sets[*s].0,
+                t,
+                pose_s,
+                (b, pose_b),
+                margin,
+                options,
+                pretested,
+                &mut snapped,
+            );
+            keep(o, (*t, *pose_s, *s), snapped, out, &mut rejected);
         }
-    }
+        rejected
+    };
     void_internal_features(out, &mut ws.voided, &mut ws.edge_ends, b, pose_b, margin);
     // B touches the geometry but every contact was left to a neighbour that has none
     // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
@@ -964,6 +993,261 @@ fn items(
         out.extend(rejected);
     }
 }
+
+/// Files one triangle's outcome: a kept contact into `out`, a rejected one into
+/// `rejected` when it is the deepest so far (the first of equals).
+fn keep(
+    o: Outcome,
+    (tri, pose, set): (MeshTriangle, Pose, usize),
+    manifold: Option<Manifold>,
+    out: &mut Vec<Item>,
+    rejected: &mut Option<Item>,
+) {
+    let item = |contact, feature, side, manifold| Item {
+        out: TriangleContact {
+            set,
+            triangle: tri.index,
+            feature,
+            contact,
+        },
+        tri,
+        pose,
+        side,
+        manifold,
+    };
+    match o {
+        Outcome::Apart | Outcome::Deferred => {}
+        Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, manifold)),
+        Outcome::Rejected(c, feature, side) => {
+            let deeper = rejected
+                .as_ref()
+                .is_none_or(|r| c.distance < r.out.contact.distance);
+            if deeper {
+                *rejected = Some(item(c, feature, side, None));
+            }
+        }
+    }
+}
+
+/// A ball's triangle contacts, from its unbuilt candidates `near` (one set, at the
+/// entries' pose) and their closest points `closest` ([`ball_candidates`]), into `out` in
+/// the candidates' order, as the generic loop of [`items`] would file them; returns the
+/// deepest rejected contact. Two passes: the first decides every contact inside a face
+/// (no edges needed) and defers those on an edge or a vertex; the second decides those,
+/// building a triangle's edges only when its feature is not made of the face contacts'
+/// corners (where the voiding pass would decide it anyway: see [`ball_triangle`]).
+#[allow(clippy::too_many_arguments)] // the candidates, the shape, the scratch, the list
+fn ball_items(
+    set: &dyn TriangleSet,
+    near: &[(MeshTriangle, Pose, usize)],
+    closest: &[Point],
+    (b, pose_b): (&Shape, &Pose),
+    margin: Real,
+    options: &QueryOptions,
+    (slots, faces): (&mut Vec<Slot>, &mut Vec<Point>),
+    out: &mut Vec<Item>,
+) -> Option<Item> {
+    slots.clear();
+    faces.clear();
+    let (_, pose_s, _) = near.first()?;
+    let ball = BallQuery::new(b, pose_b, pose_s, margin, options)?;
+    for (k, &q) in closest.iter().enumerate().take(near.len()) {
+        let slot = ball_triangle(set, near, k, q, &ball, None);
+        if let (Outcome::Kept(_, TriangleFeature::Face, _), t) = (&slot.0, &slot.1) {
+            faces.extend(t.vertices.map(|v| pose_s.transform_point(v)));
+        }
+        slots.push(slot);
+    }
+    let mut rejected = None;
+    for (k, slot) in slots.drain(..).enumerate() {
+        let (o, t, snapped) = match slot.0 {
+            Outcome::Deferred => ball_triangle(set, near, k, closest[k], &ball, Some(faces)),
+            _ => slot,
+        };
+        keep(o, (t, near[k].1, near[k].2), snapped, out, &mut rejected);
+    }
+    rejected
+}
+
+/// The most face contacts [`ball_triangle`] compares an edge or vertex contact's corners
+/// with before it builds the triangle's edges instead (a ball on a heightfield or a
+/// terrain mesh has a few; one inside a torus' tube has hundreds).
+const VOIDING_FACES: usize = 8;
+
+/// A ball query against one set, in the set's frame: what [`ball_triangle`] needs of it
+/// for every candidate, worked out once.
+struct BallQuery<'a> {
+    b: &'a Shape,
+    pose_b: &'a Pose,
+    /// The set's pose.
+    pose_s: Pose,
+    /// The ball's centre (set frame, as [`Reach`] takes it) and radius.
+    centre: Point,
+    radius: Real,
+    /// The ball's centre in the world, and brought back into the set's frame from there:
+    /// the expressions of the generic path ([`triangle_contact`]), so that the rules and
+    /// the face contact give the same bits as it does.
+    world_centre: Point,
+    centre_back: Point,
+    margin: Real,
+    options: &'a QueryOptions,
+    /// B's offset from the set's origin (the largest coordinate, set frame) and its
+    /// reach from its own origin: with a triangle's reach, the scale of the touching
+    /// floor, as [`ball_contact`] takes it.
+    offset: Real,
+    reach_b: Real,
+}
+
+impl<'a> BallQuery<'a> {
+    /// `None` when B's core is not a point.
+    fn new(
+        b: &'a Shape,
+        pose_b: &'a Pose,
+        pose_s: &Pose,
+        margin: Real,
+        options: &'a QueryOptions,
+    ) -> Option<Self> {
+        let (CoreShape::Point(p), radius) = b.core() else {
+            return None;
+        };
+        let rel = pose_s.inv_mul(pose_b);
+        let x = b.local_aabb();
+        let world_centre = pose_b.transform_point(p.point());
+        Some(BallQuery {
+            b,
+            pose_b,
+            pose_s: *pose_s,
+            centre: rel.transform_point(p.point()),
+            radius,
+            world_centre,
+            centre_back: pose_s.inverse_transform_point(pose_b.transform_point(b.local_center())),
+            margin,
+            options,
+            offset: rel.translation().abs().max_element(),
+            reach_b: x.mins.abs().max(x.maxs.abs()).max_element(),
+        })
+    }
+}
+
+/// Candidate `k` of `near` (its closest point to the ball's centre `closest`): the ball's
+/// contact and the rules of [`triangle_contact`], worked in the set's frame (the world's
+/// only for the answers), from the triangle's corners and face normal; its edges are
+/// built ([`TriangleSet::triangle`], then [`stitch_rim`] against the other candidates)
+/// only for a contact on an edge or a vertex, and not even then when the feature's
+/// corners are all corners of face contacts (`faces`, world frame): the voiding pass
+/// (module notes, 3) then snaps the contact to the face or drops it, whatever the edges
+/// say (and a face contact keeps the query's list from being empty). With `faces`
+/// `None` (the first pass), such a contact is [`Outcome::Deferred`].
+///
+/// The contact itself is the dispatcher's closed form, as [`ball_contact`]; where that
+/// one would leave the pair to the dispatcher (B near the set's origin, a triangle
+/// without a plane), the built triangle goes through [`triangle_contact`].
+fn ball_triangle(
+    set: &dyn TriangleSet,
+    near: &[(MeshTriangle, Pose, usize)],
+    k: usize,
+    closest: Point,
+    ball: &BallQuery<'_>,
+    faces: Option<&[Point]>,
+) -> Slot {
+    let (mut t, pose_s) = (near[k].0, &ball.pose_s);
+    let complete = |t: &mut MeshTriangle| match set.triangle(t.index) {
+        Some(full) => {
+            *t = full;
+            stitch_rim(t, pose_s, near, k);
+            true
+        }
+        None => false,
+    };
+    let (centre, r, margin) = (ball.centre, ball.radius, ball.margin);
+    let [a, bv, cv] = t.vertices;
+    let closed = (ball.offset >= tolerance::RESCALE_BELOW)
+        .then(|| point_triangle::contact_from_closest(a, bv, cv, centre, closest, r))
+        .flatten();
+    let Some(k) = closed else {
+        if !complete(&mut t) {
+            return (Outcome::Apart, t, None);
+        }
+        let mut snapped = None;
+        let shape = (ball.b, ball.pose_b);
+        let o = triangle_contact(
+            set,
+            &t,
+            pose_s,
+            shape,
+            margin,
+            ball.options,
+            true,
+            &mut snapped,
+        );
+        return (o, t, snapped);
+    };
+    let reach_t = a.abs().max(bv.abs()).max(cv.abs()).max_element();
+    let floor = tolerance::touch_floor(
+        ball.options.gjk.touch_tolerance(),
+        ball.offset + reach_t + ball.reach_b,
+    );
+    let distance = tolerance::touching_as_zero(k.distance, floor);
+    if distance.is_nan() || distance > margin {
+        return (Outcome::Apart, t, None);
+    }
+    // The answer in the world (distance, normal and witnesses in the set's frame).
+    let world = |d: Real, n: Vector, pa: Point, pb: Point| Contact {
+        distance: d,
+        lower_bound: d,
+        upper_bound: d,
+        normal: pose_s.transform_vector(n),
+        point_a: pose_s.transform_point(pa),
+        point_b: pose_s.transform_point(pb),
+        status: QueryStatus::Converged,
+        method: ContactMethod::Analytic,
+        iterations: 0,
+    };
+    // The contact as the generic path has it (the same expressions, the same bits), and
+    // its normal and B's centre brought back into the set's frame from the world, as
+    // there: the single-set and the many-set queries must answer alike.
+    let c = world(distance, k.normal, k.point_a, k.point_b);
+    let n = pose_s.inverse_transform_vector(c.normal);
+    let one_sided = set.one_sided();
+    let behind = is_behind(&t, ball.centre_back, n);
+    let side: Real = if behind && !one_sided { -1.0 } else { 1.0 };
+    let feature = if behind && one_sided {
+        TriangleFeature::Face
+    } else {
+        classify(&t, n)
+    };
+    let mut voided = false;
+    if feature != TriangleFeature::Face {
+        let Some(faces) = faces else {
+            return (Outcome::Deferred, t, None);
+        };
+        // (Only against a few face contacts: a ball touching hundreds of triangles, in
+        // a torus' tube, would make it a quadratic search. The edges are built then.)
+        if faces.len() <= 3 * VOIDING_FACES {
+            let is_face_corner =
+                |p: Option<Point>| p.is_none_or(|p| faces.iter().any(|&v| same_corner(p, v)));
+            let [p, q] = feature_corners(&t, pose_s, feature);
+            voided = is_face_corner(p) && is_face_corner(q);
+        }
+        if !voided {
+            if !complete(&mut t) {
+                return (Outcome::Apart, t, None);
+            }
+            if allowed(set, &t, feature, n, side > 0.0) {
+                return (Outcome::Kept(c, feature, side), t, None);
+            }
+        }
+    }
+    match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
+        Some((f, m)) => (Outcome::Kept(f, TriangleFeature::Face, side), t, Some(m)),
+        None if voided => (Outcome::Apart, t, None),
+        None => (Outcome::Rejected(c, feature, side), t, None),
+    }
+}
+
+/// One candidate's outcome in [`ball_items`]: the outcome, the triangle (complete when
+/// its edges were built) and the manifold of a contact snapped to its face.
+type Slot = (Outcome, MeshTriangle, Option<Manifold>);
 
 /// Whether B lies wholly on one side of `t`'s plane, farther than `margin` (with a
 /// rounding allowance): then it cannot touch the triangle, and the triangle's GJK is
@@ -1018,32 +1302,87 @@ fn same_corner(p: Point, q: Point) -> bool {
 /// neighbour, and its activity from their crease.
 fn stitch_rims(near: &mut [(MeshTriangle, Pose, usize)]) {
     for i in 0..near.len() {
-        for k in 0..3 {
-            let (t, pose) = (&near[i].0, &near[i].1);
-            if t.edges[k].neighbour_normal.is_some() {
-                continue;
+        let (mut t, pose) = (near[i].0, near[i].1);
+        stitch_rim(&mut t, &pose, near, i);
+        near[i].0 = t;
+    }
+}
+
+/// [`stitch_rims`] for one triangle `t` (at `pose`, entry `i` of `near`): its boundary
+/// edges against the other triangles of `near`, of which only the corners and normals
+/// are read.
+fn stitch_rim(t: &mut MeshTriangle, pose: &Pose, near: &[(MeshTriangle, Pose, usize)], i: usize) {
+    for k in 0..3 {
+        if t.edges[k].neighbour_normal.is_some() {
+            continue;
+        }
+        let p = pose.transform_point(t.vertices[k]);
+        let q = pose.transform_point(t.vertices[(k + 1) % 3]);
+        let partner = near.iter().enumerate().find_map(|(j, (u, pose_u, _))| {
+            if j == i {
+                return None;
             }
-            let p = pose.transform_point(t.vertices[k]);
-            let q = pose.transform_point(t.vertices[(k + 1) % 3]);
-            let partner = near.iter().enumerate().find_map(|(j, (u, pose_u, _))| {
-                if j == i {
-                    return None;
-                }
-                let w = u.vertices.map(|v| pose_u.transform_point(v));
-                let has = |x: Point| w.iter().any(|&y| same_corner(x, y));
-                (has(p) && has(q)).then(|| pose_u.transform_vector(u.normal))
-            });
-            if let Some(m) = partner {
-                let (t, pose) = (&mut near[i].0, &near[i].1);
-                let m = pose.inverse_transform_vector(m);
-                let edge = t.vertices[(k + 1) % 3] - t.vertices[k];
-                t.edges[k] = crate::shape::MeshEdge {
-                    active: crease_is_active(t.normal, m, edge),
-                    neighbour_normal: Some(m),
-                };
-            }
+            let w = u.vertices.map(|v| pose_u.transform_point(v));
+            let has = |x: Point| w.iter().any(|&y| same_corner(x, y));
+            (has(p) && has(q)).then(|| pose_u.transform_vector(u.normal))
+        });
+        if let Some(m) = partner {
+            let m = pose.inverse_transform_vector(m);
+            let edge = t.vertices[(k + 1) % 3] - t.vertices[k];
+            t.edges[k] = crate::shape::MeshEdge {
+                active: crease_is_active(t.normal, m, edge),
+                neighbour_normal: Some(m),
+            };
         }
     }
+}
+
+/// A ball's candidates from `set` (at `pose_s`) in the query box `query` (set frame):
+/// each triangle [`Reach::may_touch`] accepts, tested from its corners alone
+/// ([`TriangleSet::corners_in`], cells first through [`Reach::may_touch_box`]), pushed
+/// onto `near` with its corners and face normal ([`TriangleSet::face_normal`]) but not
+/// its edges, and its closest point to the ball's centre onto `closest`.
+///
+/// The edges stand as *unknown* (no neighbour, inactive): the rules read them only for a
+/// contact whose normal is not the face's, and [`triangle_contact`] builds them first
+/// then ([`TriangleSet::triangle`] and [`stitch_rim`]). A ball's contact inside a face
+/// (most of them) is decided from the corners, the normal and the closest point alone.
+fn ball_candidates(
+    set: &dyn TriangleSet,
+    pose_s: &Pose,
+    query: &Aabb,
+    reach: &Reach,
+    near: &mut Vec<(MeshTriangle, Pose, usize)>,
+    closest: &mut Vec<Point>,
+) {
+    let Reach::Ball {
+        centre,
+        radius,
+        margin,
+        tau,
+    } = *reach
+    else {
+        return;
+    };
+    let unknown = crate::shape::MeshEdge {
+        active: false,
+        neighbour_normal: None,
+    };
+    set.corners_in(query, &mut |b| reach.may_touch_box(b), &mut |index, v| {
+        if let Some(q) = ball_closest(centre, radius, margin, tau, v) {
+            if let Some(normal) = set.face_normal(index) {
+                let t = MeshTriangle {
+                    index,
+                    vertices: *v,
+                    normal,
+                    edges: [unknown; 3],
+                };
+                near.push((t, *pose_s, 0));
+                closest.push(q);
+            }
+        }
+        ControlFlow::Continue(())
+    });
 }
 
 /// Module notes, 3: edge and vertex contacts on corners of face-contact triangles take

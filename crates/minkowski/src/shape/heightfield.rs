@@ -470,67 +470,38 @@ impl super::TriangleSet for HeightField {
         keep: &mut dyn FnMut(&[Point; 3]) -> bool,
         f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
     ) {
-        let [sx, sz] = self.cell;
-        let (cells_x, cells_z) = (self.cols - 1, self.rows - 1);
-        // The cells whose closed rectangles meet the box's x and z ranges.
-        let range = |lo: Real, hi: Real, o: Real, s: Real, n: usize| -> Option<(usize, usize)> {
-            let (a, b) = ((lo - o) / s, (hi - o) / s);
-            if a.is_nan() || b.is_nan() || b < 0.0 || a > n as Real {
-                return None;
+        let mut window = None;
+        self.halves_in(aabb, keep_box, |(i, j, half), index, corners| {
+            if !keep(corners) {
+                return std::ops::ControlFlow::Continue(());
             }
-            let first = (a.floor().max(0.0) as usize).min(n - 1);
-            let last = (b.floor().max(0.0) as usize).min(n - 1);
-            let first = first.saturating_sub(usize::from(a.fract() == 0.0 && first > 0));
-            // A box with its ends swapped (mins above maxs) meets nothing.
-            (first <= last).then_some((first, last))
-        };
-        let Some((j0, j1)) = range(aabb.mins.x, aabb.maxs.x, self.origin.x, sx, cells_x) else {
-            return;
-        };
-        let Some((i0, i1)) = range(aabb.mins.z, aabb.maxs.z, self.origin.z, sz, cells_z) else {
-            return;
-        };
-        let (ylo, yhi) = (aabb.mins.y - self.origin.y, aabb.maxs.y - self.origin.y);
-        let mut window = Window::new(i0, i1, j0, j1);
-        for i in i0..=i1 {
-            for j in j0..=j1 {
-                // The cell's range from its four samples, which its halves need anyway:
-                // one read of the samples rather than a second array (the level-0 block
-                // ranges), whose cache misses cost more than the comparisons.
-                let h = self.corners(i, j);
-                let lo = h[0].min(h[1]).min(h[2].min(h[3]));
-                let hi = h[0].max(h[1]).max(h[2].max(h[3]));
-                // Out of the box's height range, or a hole (a NaN sample: `min`/`max`
-                // may drop it, so it is checked apart).
-                if lo > yhi || hi < ylo || h.iter().any(|x| x.is_nan()) {
-                    continue;
-                }
-                // The cell's box, with the corners' own expressions (`half_points`).
-                let cell = crate::bounding::Aabb::new(
-                    self.origin + Vector::new(j as Real * sx, lo, i as Real * sz),
-                    self.origin + Vector::new((j + 1) as Real * sx, hi, (i + 1) as Real * sz),
-                );
-                if !keep_box(&cell) {
-                    continue;
-                }
-                let base = 2 * (i * cells_x + j) as u32;
-                for half in 0..2 {
-                    let corners = self.half_points(i, j, h, half);
-                    if !keep(&corners) {
-                        continue;
-                    }
-                    if let Some(t) = window.cell_triangle(self, i, j, half) {
-                        let t = super::MeshTriangle {
-                            index: base + half as u32,
-                            ..t
-                        };
-                        if f(&t).is_break() {
-                            return;
-                        }
-                    }
-                }
+            let (i0, i1, j0, j1) = self.cell_span(aabb).unwrap_or((i, i, j, j));
+            let window = window.get_or_insert_with(|| Window::new(i0, i1, j0, j1));
+            match window.cell_triangle(self, i, j, half) {
+                Some(t) => f(&super::MeshTriangle { index, ..t }),
+                None => std::ops::ControlFlow::Continue(()),
             }
-        }
+        });
+    }
+
+    /// The halves' corners straight from the samples (the cells offered to `keep_box` as
+    /// in [`super::TriangleSet::triangles_in_where`]); nothing else is worked out.
+    fn corners_in(
+        &self,
+        aabb: &crate::bounding::Aabb,
+        keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
+        f: &mut dyn FnMut(u32, &[Point; 3]) -> std::ops::ControlFlow<()>,
+    ) {
+        self.halves_in(aabb, keep_box, |_, index, corners| f(index, corners));
+    }
+
+    /// The half's normal from its samples (`half_corners`), its edges left out.
+    fn face_normal(&self, index: u32) -> Option<Vector> {
+        let cells_x = self.cols - 1;
+        let cell = index as usize / 2;
+        let (i, j) = (cell / cells_x, cell % cells_x);
+        self.half_corners(i as isize, j as isize, index as usize % 2)
+            .map(|(_, n)| n)
     }
 
     fn triangle(&self, index: u32) -> Option<super::MeshTriangle> {
@@ -565,6 +536,75 @@ impl super::TriangleSet for HeightField {
 }
 
 impl HeightField {
+    /// The cells `[i0, i1] × [j0, j1]` whose closed rectangles meet the box's x and z
+    /// ranges; `None` when there is none.
+    fn cell_span(&self, aabb: &crate::bounding::Aabb) -> Option<(usize, usize, usize, usize)> {
+        let [sx, sz] = self.cell;
+        let (cells_x, cells_z) = (self.cols - 1, self.rows - 1);
+        let range = |lo: Real, hi: Real, o: Real, s: Real, n: usize| -> Option<(usize, usize)> {
+            let (a, b) = ((lo - o) / s, (hi - o) / s);
+            if a.is_nan() || b.is_nan() || b < 0.0 || a > n as Real {
+                return None;
+            }
+            let first = (a.floor().max(0.0) as usize).min(n - 1);
+            let last = (b.floor().max(0.0) as usize).min(n - 1);
+            let first = first.saturating_sub(usize::from(a.fract() == 0.0 && first > 0));
+            // A box with its ends swapped (mins above maxs) meets nothing.
+            (first <= last).then_some((first, last))
+        };
+        let (j0, j1) = range(aabb.mins.x, aabb.maxs.x, self.origin.x, sx, cells_x)?;
+        let (i0, i1) = range(aabb.mins.z, aabb.maxs.z, self.origin.z, sz, cells_z)?;
+        Some((i0, i1, j0, j1))
+    }
+
+    /// Calls `f((i, j, half), index, corners)` for each half of the cells in `aabb`'s
+    /// span within its height range (holes skipped) whose cell `keep_box` accepts, until
+    /// `f` breaks: the walk behind [`super::TriangleSet::triangles_in_where`] and
+    /// [`super::TriangleSet::corners_in`].
+    fn halves_in(
+        &self,
+        aabb: &crate::bounding::Aabb,
+        keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
+        mut f: impl FnMut((usize, usize, usize), u32, &[Point; 3]) -> std::ops::ControlFlow<()>,
+    ) {
+        let [sx, sz] = self.cell;
+        let cells_x = self.cols - 1;
+        let Some((i0, i1, j0, j1)) = self.cell_span(aabb) else {
+            return;
+        };
+        let (ylo, yhi) = (aabb.mins.y - self.origin.y, aabb.maxs.y - self.origin.y);
+        for i in i0..=i1 {
+            for j in j0..=j1 {
+                // The cell's range from its four samples, which its halves need anyway:
+                // one read of the samples rather than a second array (the level-0 block
+                // ranges), whose cache misses cost more than the comparisons.
+                let h = self.corners(i, j);
+                let lo = h[0].min(h[1]).min(h[2].min(h[3]));
+                let hi = h[0].max(h[1]).max(h[2].max(h[3]));
+                // Out of the box's height range, or a hole (a NaN sample: `min`/`max`
+                // may drop it, so it is checked apart).
+                if lo > yhi || hi < ylo || h.iter().any(|x| x.is_nan()) {
+                    continue;
+                }
+                // The cell's box, with the corners' own expressions (`half_points`).
+                let cell = crate::bounding::Aabb::new(
+                    self.origin + Vector::new(j as Real * sx, lo, i as Real * sz),
+                    self.origin + Vector::new((j + 1) as Real * sx, hi, (i + 1) as Real * sz),
+                );
+                if !keep_box(&cell) {
+                    continue;
+                }
+                let base = 2 * (i * cells_x + j) as u32;
+                for half in 0..2 {
+                    let corners = self.half_points(i, j, h, half);
+                    if f((i, j, half), base + half as u32, &corners).is_break() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
     /// Cell `(i, j)` as `(i, j, [h00, h10, h01, h11])`; `None` outside the grid or with a
     /// hole (a NaN sample).
     fn half_heights(&self, i: isize, j: isize) -> Option<(usize, usize, [Real; 4])> {
@@ -644,7 +684,9 @@ impl HeightField {
 
 /// A query's memo of the half normals and sample activities of a window of cells (the
 /// cells it visits and one more all round: every edge and vertex of a visited half is
-/// decided by halves within it), so that each is computed once per query.
+/// decided by halves within it), so that each is computed once per query. A window of up
+/// to [`INLINE_CELLS`] cells (a ball's or a small box's 3 × 3 cells, or one cell, grown
+/// by one all round) keeps its memo inline: no allocation.
 struct Window {
     i0: isize,
     j0: isize,
@@ -653,9 +695,38 @@ struct Window {
     h: isize,
     /// Per half (two per cell): `None` not computed yet, else the normal (`None` when the
     /// half does not exist).
-    normals: Vec<Option<Option<Vector>>>,
+    normals: Memo<Option<Vector>, { 2 * INLINE_CELLS }>,
     /// Per sample of the window (`(w + 1) × (h + 1)`): not computed yet, or its activity.
-    samples: Vec<Option<bool>>,
+    samples: Memo<bool, { (INLINE_SIDE + 1) * (INLINE_SIDE + 1) }>,
+}
+
+/// The cells per side of the largest window whose memo is kept inline.
+const INLINE_SIDE: usize = 5;
+/// The cells of the largest window whose memo is kept inline.
+const INLINE_CELLS: usize = INLINE_SIDE * INLINE_SIDE;
+
+/// A memo of `len` slots: inline when `len ≤ N`, else on the heap.
+struct Memo<T: Copy, const N: usize> {
+    inline: [Option<T>; N],
+    heap: Vec<Option<T>>,
+}
+
+impl<T: Copy, const N: usize> Memo<T, N> {
+    fn new(len: usize) -> Self {
+        Memo {
+            inline: [None; N],
+            heap: if len > N { vec![None; len] } else { Vec::new() },
+        }
+    }
+
+    /// Slot `k` (below the `len` it was made with).
+    fn slot(&mut self, k: usize) -> &mut Option<T> {
+        if self.heap.is_empty() {
+            &mut self.inline[k]
+        } else {
+            &mut self.heap[k]
+        }
+    }
 }
 
 impl Window {
@@ -667,8 +738,8 @@ impl Window {
             j0: j0 as isize - 1,
             w,
             h,
-            normals: vec![None; (2 * w * h) as usize],
-            samples: vec![None; ((w + 1) * (h + 1)) as usize],
+            normals: Memo::new((2 * w * h) as usize),
+            samples: Memo::new(((w + 1) * (h + 1)) as usize),
         }
     }
 
@@ -679,7 +750,10 @@ impl Window {
             return f.half_corners(i, j, half).map(|(_, n)| n);
         }
         let k = (2 * (a * self.w + b)) as usize + half;
-        *self.normals[k].get_or_insert_with(|| f.half_corners(i, j, half).map(|(_, n)| n))
+        *self
+            .normals
+            .slot(k)
+            .get_or_insert_with(|| f.half_corners(i, j, half).map(|(_, n)| n))
     }
 
     /// The activity of half `half` of cell `(i, j)`'s three edges (`None`: no half).
@@ -710,7 +784,7 @@ impl Window {
         let (a, b) = (r - self.i0, c - self.j0);
         let memo = (a >= 0 && b >= 0 && a <= self.h && b <= self.w)
             .then(|| (a * (self.w + 1) + b) as usize);
-        if let Some(Some(x)) = memo.map(|k| self.samples[k]) {
+        if let Some(Some(x)) = memo.map(|k| *self.samples.slot(k)) {
             return x;
         }
         // The halves with the sample as a corner, and which of their corners it is.
@@ -732,7 +806,7 @@ impl Window {
             }
         });
         if let Some(k) = memo {
-            self.samples[k] = Some(active);
+            *self.samples.slot(k) = Some(active);
         }
         active
     }

@@ -120,6 +120,33 @@ pub trait TriangleSet {
         });
     }
 
+    /// The index and corners (local frame, in [`MeshTriangle::vertices`] order) of every
+    /// triangle [`TriangleSet::triangles_in`] would hand out for `aabb`, without building
+    /// any (no normal, no edges), until `f` breaks; `keep_box` as in
+    /// [`TriangleSet::triangles_in_where`]. A query that decides most candidates from
+    /// their corners and needs the rest of a triangle only for a few (a ball: its face
+    /// normal for a contact inside the face, the edges only for a contact on an edge or a
+    /// vertex) builds those alone, with [`TriangleSet::face_normal`] and
+    /// [`TriangleSet::triangle`].
+    ///
+    /// The default builds every triangle (correct, no saving).
+    fn corners_in(
+        &self,
+        aabb: &Aabb,
+        keep_box: &mut dyn FnMut(&Aabb) -> bool,
+        f: &mut dyn FnMut(u32, &[Point; 3]) -> ControlFlow<()>,
+    ) {
+        let _ = keep_box;
+        self.triangles_in(aabb, &mut |t| f(t.index, &t.vertices));
+    }
+
+    /// The unit outward normal of triangle `index`, exactly [`MeshTriangle::normal`] of
+    /// [`TriangleSet::triangle`]`(index)` (local frame), without its edges; `None` when
+    /// there is no such triangle. The default builds the triangle.
+    fn face_normal(&self, index: u32) -> Option<Vector> {
+        self.triangle(index).map(|t| t.normal)
+    }
+
     /// Triangle `index`, `None` when there is none (out of range or a hole).
     fn triangle(&self, index: u32) -> Option<MeshTriangle>;
 

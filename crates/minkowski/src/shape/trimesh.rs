@@ -560,6 +560,28 @@ impl TriangleSet for TriMesh {
         });
     }
 
+    /// Through the tree, the corners only (`keep_box` is not asked, as above).
+    fn corners_in(
+        &self,
+        aabb: &Aabb,
+        _keep_box: &mut dyn FnMut(&Aabb) -> bool,
+        f: &mut dyn FnMut(u32, &[Point; 3]) -> ControlFlow<()>,
+    ) {
+        let _ = self.tree.query_aabb(aabb, |t| {
+            let corners = self.corners(t);
+            if triangle_box(corners).intersects(aabb) {
+                f(t, &corners)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+
+    /// The normal stored at build.
+    fn face_normal(&self, index: u32) -> Option<Vector> {
+        self.normals.get(index as usize).copied()
+    }
+
     fn triangle(&self, index: u32) -> Option<MeshTriangle> {
         ((index as usize) < self.indices.len()).then(|| self.mesh_triangle(index))
     }

@@ -126,7 +126,20 @@ fn on_segment(p: Point, x: Point, y: Point) -> Point {
 /// normal on `p`'s side, `(b − a) × (c − a)` (the counter-clockwise side) when `p` is
 /// exactly in the plane.
 pub(crate) fn contact(a: Point, b: Point, c: Point, p: Point, mb: Real) -> Option<LocalContact> {
-    let q = closest_point(p, a, b, c);
+    contact_from_closest(a, b, c, p, closest_point(p, a, b, c), mb)
+}
+
+/// [`contact`] from the triangle's closest point `q` to `p`, already found
+/// ([`closest_point`]`(p, a, b, c)`, e.g. by a pre-test that measured the distance): the
+/// same answer without a second search.
+pub(crate) fn contact_from_closest(
+    a: Point,
+    b: Point,
+    c: Point,
+    p: Point,
+    q: Point,
+    mb: Real,
+) -> Option<LocalContact> {
     // Within rounding of the triangle, `p − q` is noise: the face normal, on p's side.
     let scale = a.abs().max(b.abs()).max(c.abs()).max(p.abs()).max_element();
     let floor = 64.0 * EPSILON * scale;
