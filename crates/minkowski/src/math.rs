@@ -106,35 +106,13 @@ impl Pose {
 
     /// A pose from a rotation and a translation, checked: every component finite, the
     /// quaternion's norm within [`ROTATION_NORM_TOLERANCE`] of 1 (it is then
-    /// renormalised, so that later rotations do not scale; one already unit to rounding,
-    /// `|q|²` within 4 ε of 1, is kept as given), and every translation
+    /// renormalised, so that later rotations do not scale), and every translation
     /// coordinate of magnitude at most [`crate::shape::MAX_MAGNITUDE`].
     ///
     /// # Errors
     /// [`PoseError`] naming the offending part; nothing is silently repaired beyond the
     /// renormalisation above.
-    #[inline]
     pub fn new(rotation: Rotation, translation: Vector) -> Result<Self, PoseError> {
-        // The common case in one pass of comparisons (NaN fails them): a translation
-        // within the limit and a quaternion already unit to rounding (`|q|² − 1` within
-        // 4 ε, so that renormalising would change it by no more than its own rounding),
-        // kept as given — no square root or division.
-        let limit = Vector::splat(crate::shape::MAX_MAGNITUDE);
-        let n2 = rotation.length_squared();
-        if translation.abs().cmple(limit).all() & ((n2 - 1.0).abs() <= 4.0 * EPSILON) {
-            return Ok(Self {
-                rotation,
-                translation,
-            });
-        }
-        Self::checked(rotation, translation)
-    }
-
-    /// [`Pose::new`] for every input but the common one: the checks in their documented
-    /// order, and the renormalisation.
-    #[cold]
-    #[inline(never)]
-    fn checked(rotation: Rotation, translation: Vector) -> Result<Self, PoseError> {
         if !translation.is_finite() {
             return Err(PoseError::NonFiniteTranslation(
                 translation.x,
