@@ -29,73 +29,17 @@ extern crate minkowski_f64 as minkowski;
 
 mod common;
 
+use common::static_sets::{far_away, grid_field as field, grid_mesh, Cells};
 use common::{closest_on_triangle, d3, Rng};
 use minkowski::bounding::Aabb;
 use minkowski::query::manifold::Manifold;
 use minkowski::query::static_geometry::{self as sg, Placed, TriangleContact, TriangleFeature};
 use minkowski::query::QueryOptions;
 use minkowski::shape::{
-    HeightField, MeshTriangle, PointShape, RoundedShape, Shape, Sphere, TriMesh, TriMeshFlags,
-    TriangleSet,
+    MeshTriangle, PointShape, RoundedShape, Shape, Sphere, TriMesh, TriangleSet,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
 use std::ops::ControlFlow;
-
-/// A field of `n × n` cells of size `s` centred on the local origin, heights
-/// `h(i, j) · s` (`None`: a hole).
-fn field(n: usize, s: Real, h: impl Fn(usize, usize) -> Option<Real>) -> HeightField {
-    let samples: Vec<Option<Real>> = (0..(n + 1) * (n + 1))
-        .map(|k| h(k / (n + 1), k % (n + 1)).map(|y| y * s))
-        .collect();
-    let o = -(n as Real) * s * 0.5;
-    HeightField::new(n + 1, n + 1, &samples, [s, s], Vector::new(o, 0.0, o)).unwrap()
-}
-
-/// A grid mesh of `n × n` cells of size `s` centred on the local origin, height
-/// `h(x, z)`; with `split`, every triangle has its own three vertices (duplicates at the
-/// same positions).
-fn mesh(n: usize, s: Real, split: bool, h: impl Fn(Real, Real) -> Real) -> TriMesh {
-    let o = -(n as Real) * s * 0.5;
-    let p = |i: usize, j: usize| {
-        let (x, z) = (o + j as Real * s, o + i as Real * s);
-        Vector::new(x, h(x, z), z)
-    };
-    let (mut vertices, mut indices) = (Vec::new(), Vec::new());
-    for i in 0..=n {
-        for j in 0..=n {
-            vertices.push(p(i, j));
-        }
-    }
-    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-    for i in 0..n {
-        for j in 0..n {
-            let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
-            indices.extend([[a, c, b], [b, c, d]]);
-        }
-    }
-    if split {
-        let welded = std::mem::take(&mut vertices);
-        for t in &mut indices {
-            for k in t.iter_mut() {
-                vertices.push(welded[*k as usize]);
-                *k = vertices.len() as u32 - 1;
-            }
-        }
-    }
-    TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap()
-}
-
-/// One triangle far from everything: queried beside another set, it turns the ball path
-/// off and adds nothing.
-fn far_away(scale: Real) -> TriMesh {
-    let f = 1e4 * scale;
-    let v = vec![
-        Vector::new(f, f, f),
-        Vector::new(f + scale, f, f),
-        Vector::new(f, f, f + scale),
-    ];
-    TriMesh::new(v, vec![[0, 2, 1]], TriMeshFlags::NONE).unwrap()
-}
 
 /// The balls at scale `s`: a sphere and a point rounded into one.
 fn balls(s: Real) -> [(&'static str, Shape, Real); 2] {
@@ -315,7 +259,7 @@ fn placed_bumpy_field_and_mesh_match_brute_force() {
             let hit = check(&f, &pose, 0.5 * s, 4.0 * s, s, false, 10 + k as u64);
             assert!(hit >= 40, "only {hit} placements of 80 touched");
         }
-        let m = mesh(12, 0.5 * s, false, |x, z| {
+        let m = grid_mesh(12, 0.5 * s, Cells::Welded, |x, z| {
             ((x / s).sin() * (z / s * 0.7).cos()) * 0.3 * s
         });
         let hit = check(&m, &placed(s), 0.5 * s, 4.0 * s, s, false, 20 + k as u64);
@@ -334,8 +278,8 @@ fn flat_ground_gives_no_ghosts_placed_or_split() {
             let hit = check(&f, &pose, 0.5 * s, 4.0 * s, s, true, 30 + k as u64);
             assert!(hit >= 40, "only {hit} placements of 80 touched");
         }
-        for split in [false, true] {
-            let m = mesh(12, 0.5 * s, split, |_, _| 0.0);
+        for cells in [Cells::Welded, Cells::Split] {
+            let m = grid_mesh(12, 0.5 * s, cells, |_, _| 0.0);
             let hit = check(&m, &placed(s), 0.5 * s, 4.0 * s, s, true, 40 + k as u64);
             assert!(hit >= 40, "only {hit} placements of 80 touched");
         }
@@ -392,7 +336,7 @@ fn corners_in_hands_out_what_triangles_in_does() {
         let f = field(9, 0.5 * s, |i, j| {
             (i * j % 7 != 3).then(|| ((i as Real * 0.7).sin() * (j as Real * 1.1).cos()) * 0.4)
         });
-        let m = mesh(9, 0.5 * s, true, |x, z| {
+        let m = grid_mesh(9, 0.5 * s, Cells::Split, |x, z| {
             (x / s * 0.8).cos() * (z / s).sin() * 0.4 * s
         });
         let sets: [&dyn TriangleSet; 2] = [&f, &m];

@@ -29,63 +29,17 @@ extern crate minkowski_f64 as minkowski;
 
 mod common;
 
+use common::static_sets::{far_away, grid_field, grid_mesh, Cells};
 use common::Rng;
 use minkowski::bounding::Aabb;
 use minkowski::query::static_geometry::{self as sg, Placed, TriangleContact, TriangleFeature};
 use minkowski::query::{self, QueryOptions};
 use minkowski::shape::{
-    Capsule, Cuboid, Cylinder, HeightField, PointShape, RoundedShape, Shape, Sphere, TriMesh,
-    TriMeshFlags, Triangle, TriangleSet,
+    Capsule, Cuboid, Cylinder, PointShape, RoundedShape, Shape, Sphere, TriMesh, Triangle,
+    TriangleSet,
 };
 use minkowski::{Pose, Real, Vector};
 use std::ops::ControlFlow;
-
-/// A field of `n × n` cells of size `s`, centred on the origin, heights `h(i, j) · s`.
-fn field(n: usize, s: Real, h: impl Fn(usize, usize) -> Real) -> HeightField {
-    let samples: Vec<Option<Real>> = (0..(n + 1) * (n + 1))
-        .map(|k| Some(h(k / (n + 1), k % (n + 1)) * s))
-        .collect();
-    let o = -(n as Real) * s * 0.5;
-    HeightField::new(n + 1, n + 1, &samples, [s, s], Vector::new(o, 0.0, o)).unwrap()
-}
-
-/// A grid mesh of `n × n` cells of size `s` centred on the origin, height `h(x, z)`,
-/// cells split along alternating diagonals.
-fn mesh(n: usize, s: Real, h: impl Fn(Real, Real) -> Real) -> TriMesh {
-    let o = -(n as Real) * s * 0.5;
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            let (x, z) = (o + j as Real * s, o + i as Real * s);
-            vertices.push(Vector::new(x, h(x, z), z));
-        }
-    }
-    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-    let mut indices = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
-            if (i + j) % 2 == 0 {
-                indices.extend([[a, c, b], [b, c, d]]);
-            } else {
-                indices.extend([[a, c, d], [a, d, b]]);
-            }
-        }
-    }
-    TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap()
-}
-
-/// A set far from everything, one triangle: queried together with another set, it turns
-/// the pre-test off and adds nothing.
-fn far_away(scale: Real) -> TriMesh {
-    let f = 1e4 * scale;
-    let v = vec![
-        Vector::new(f, f, f),
-        Vector::new(f + scale, f, f),
-        Vector::new(f, f, f + scale),
-    ];
-    TriMesh::new(v, vec![[0, 2, 1]], TriMeshFlags::NONE).unwrap()
-}
 
 /// The query shapes at unit scale times `s`: ball, capsule, box, rounded box, cylinder
 /// (the last has no pre-test: a control).
@@ -305,8 +259,8 @@ fn check(
 #[test]
 fn pretest_matches_brute_force_on_a_bumpy_field() {
     for (k, s) in [1.0, 1e-3, 1e3].into_iter().enumerate() {
-        let f = field(12, 0.5 * s, |i, j| {
-            ((i as Real * 0.9).sin() + (j as Real * 1.3).cos()) * 0.3
+        let f = grid_field(12, 0.5 * s, |i, j| {
+            Some(((i as Real * 0.9).sin() + (j as Real * 1.3).cos()) * 0.3)
         });
         let hit = check(&f, 0.5 * s, 4.0 * s, s, false, 100 + k as u64, &mut 0);
         assert!(hit >= 120, "only {hit} placements of 240 touched");
@@ -319,7 +273,7 @@ fn pretest_matches_brute_force_on_flat_tiled_ground() {
     // must be up (no ghost), whatever edge or vertex the shape is over.
     let mut ghosts = [0; 3];
     for (k, s) in [1.0, 1e-3, 1e3].into_iter().enumerate() {
-        let f = field(12, 0.5 * s, |_, _| 0.0);
+        let f = grid_field(12, 0.5 * s, |_, _| Some(0.0));
         let hit = check(
             &f,
             0.5 * s,
@@ -330,7 +284,7 @@ fn pretest_matches_brute_force_on_flat_tiled_ground() {
             &mut ghosts[k],
         );
         assert!(hit >= 120, "only {hit} placements of 240 touched");
-        let m = mesh(12, 0.5 * s, |_, _| 0.0);
+        let m = grid_mesh(12, 0.5 * s, Cells::Alternating, |_, _| 0.0);
         let hit = check(
             &m,
             0.5 * s,
@@ -352,7 +306,7 @@ fn pretest_matches_brute_force_on_a_ridged_mesh() {
     // A convex ridge along z (two faces at ±10°) and a concave valley along x: active
     // and inactive edges, vertices where they cross.
     for (k, s) in [1.0, 1e-3].into_iter().enumerate() {
-        let m = mesh(12, 0.5 * s, |x, z| {
+        let m = grid_mesh(12, 0.5 * s, Cells::Alternating, |x, z| {
             -0.176 * x.abs() + 0.1 * (z / s).abs() * s
         });
         let hit = check(&m, 0.5 * s, 4.0 * s, s, false, 400 + k as u64, &mut 0);
@@ -366,8 +320,8 @@ fn pretest_matches_brute_force_on_a_ridged_mesh() {
 #[test]
 fn cell_boxes_hold_their_triangles() {
     for s in [1.0, 1e-3, 1e3] {
-        let f = field(9, 0.5 * s, |i, j| {
-            ((i as Real * 0.7).sin() * (j as Real * 1.1).cos()) * 0.4
+        let f = grid_field(9, 0.5 * s, |i, j| {
+            Some(((i as Real * 0.7).sin() * (j as Real * 1.1).cos()) * 0.4)
         });
         let query = Aabb::new(
             Vector::new(-1.3, -5.0, -0.9) * s,

@@ -26,6 +26,8 @@ use minkowski::shape::{
 use minkowski::{Pose, Real, Rotation, Vector};
 use std::sync::LazyLock;
 
+pub mod static_sets;
+
 /// splitmix64: small, seeded, good enough for test inputs.
 pub struct Rng(u64);
 
