@@ -93,6 +93,7 @@ use crate::query::{self, CastStart, Contact, Motion, QueryOptions};
 use crate::tolerance::SLACK;
 
 pub mod queries;
+mod slots;
 pub mod statics;
 pub mod terrains;
 

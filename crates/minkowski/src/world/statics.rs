@@ -54,6 +54,7 @@
 //! [`WorldOptions::parallel`]: super::WorldOptions::parallel
 //! [`WorldOptions::contact_details`]: super::WorldOptions::contact_details
 
+use super::slots::Slots;
 use super::{object_box, CollisionGroups, ObjectHandle, World, WorldError};
 use crate::bounding::Aabb;
 use crate::math::{Pose, Real, Vector};
@@ -150,27 +151,17 @@ struct Entry {
     user_data: u64,
 }
 
-/// A static slot: the entry, `None` while free. Removing a static bumps the generation.
-struct StaticSlot {
-    generation: u32,
-    entry: Option<Entry>,
-}
-
 /// The world's statics and their contacts.
 #[derive(Default)]
 pub(super) struct Statics {
-    slots: Vec<StaticSlot>,
-    free: Vec<u32>,
-    live: usize,
+    /// The live statics, named by their handles' index and generation.
+    slots: Slots<Entry>,
     /// The contacts of the last update, by object index, each object's deepest first.
     contacts: Vec<StaticContact>,
     /// The (object, static) pairs in contact after the last update, sorted by indices.
     pairs: Vec<(ObjectHandle, StaticHandle)>,
     events: Vec<StaticContactEvent>,
 }
-
-/// The most statics a world holds.
-const MAX_STATICS: usize = (u32::MAX - 1) as usize;
 
 /// Where a static can touch objects: nowhere for an empty one, everywhere for one
 /// without a box (unbounded), else the world box of its solid: its bounding box, loosened by
@@ -219,41 +210,29 @@ struct Job {
 
 impl Statics {
     fn entry(&self, h: StaticHandle) -> Result<&Entry, WorldError> {
-        self.slots
-            .get(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.entry.as_ref())
-            .ok_or(WorldError::StaleHandle)
+        self.slots.get(h.index, h.generation)
     }
 
     fn entry_mut(&mut self, h: StaticHandle) -> Result<&mut Entry, WorldError> {
-        self.slots
-            .get_mut(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.entry.as_mut())
-            .ok_or(WorldError::StaleHandle)
+        self.slots.get_mut(h.index, h.generation)
     }
 
     /// The handle of the live static in slot `k`.
     fn handle(&self, k: u32) -> StaticHandle {
         StaticHandle {
             index: k,
-            generation: self.slots[k as usize].generation,
+            generation: self.slots.generation(k),
         }
     }
 
     /// The live statics' slots, by index.
     fn live_indices(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.entry.is_some())
-            .map(|(k, _)| k as u32)
+        self.slots.iter().map(|(k, _, _)| k)
     }
 
     /// The live static in slot `k`, if any.
     fn at(&self, k: u32) -> Option<&Entry> {
-        self.slots.get(k as usize).and_then(|s| s.entry.as_ref())
+        self.slots.at(k).map(|(_, e)| e)
     }
 }
 
@@ -292,29 +271,14 @@ impl World {
     ) -> Result<StaticHandle, WorldError> {
         let shape = shape.into();
         let reach = static_box(&shape, &pose)?;
-        let st = &mut self.statics;
-        let index = match st.free.pop() {
-            Some(k) => k,
-            None => {
-                if st.slots.len() >= MAX_STATICS {
-                    return Err(WorldError::Full);
-                }
-                st.slots.push(StaticSlot {
-                    generation: 0,
-                    entry: None,
-                });
-                (st.slots.len() - 1) as u32
-            }
-        };
-        st.slots[index as usize].entry = Some(Entry {
+        let (index, generation) = self.statics.slots.insert(Entry {
             shape,
             pose,
             reach,
             groups: options.groups,
             user_data: options.user_data,
-        });
-        st.live += 1;
-        Ok(st.handle(index))
+        })?;
+        Ok(StaticHandle { index, generation })
     }
 
     /// Removes a static and hands its shape back; its contacts are reported stopped by
@@ -323,13 +287,7 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`] (removed already, or from another world).
     pub fn remove_static(&mut self, h: StaticHandle) -> Result<StaticShape, WorldError> {
-        let st = &mut self.statics;
-        st.entry(h)?;
-        let slot = &mut st.slots[h.index as usize];
-        let entry = slot.entry.take().ok_or(WorldError::StaleHandle)?;
-        slot.generation = slot.generation.wrapping_add(1);
-        st.free.push(h.index);
-        st.live -= 1;
+        let entry = self.statics.slots.remove(h.index, h.generation)?;
         Ok(entry.shape)
     }
 
@@ -353,7 +311,7 @@ impl World {
 
     /// Number of statics.
     pub fn static_count(&self) -> usize {
-        self.statics.live
+        self.statics.slots.len()
     }
 
     /// The static's collision groups.
@@ -430,7 +388,7 @@ impl World {
     /// many objects were queried.
     pub(super) fn update_statics(&mut self) -> usize {
         let st = &self.statics;
-        if st.live == 0 && st.pairs.is_empty() {
+        if st.slots.is_empty() && st.pairs.is_empty() {
             self.statics.contacts.clear();
             self.statics.events.clear();
             return 0;
@@ -602,7 +560,7 @@ impl World {
     /// contacts against [`brute_force_static_contacts`](Self::brute_force_static_contacts)
     /// (same objects, statics, normals and points; feature ids aside).
     pub(super) fn verify_statics(&self) -> Result<(), String> {
-        if self.statics.live == 0 && self.statics.contacts.is_empty() {
+        if self.statics.slots.is_empty() && self.statics.contacts.is_empty() {
             return Ok(());
         }
         let want = self.brute_force_static_contacts();

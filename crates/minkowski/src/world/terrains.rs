@@ -26,6 +26,7 @@
 
 use std::sync::Arc;
 
+use super::slots::Slots;
 use super::{CollisionGroups, ObjectHandle, Place, StaticOptions, World, WorldError};
 use crate::query::compound::Collider;
 use crate::query::Manifold;
@@ -72,55 +73,29 @@ struct Entry {
     user_data: u64,
 }
 
-/// A terrain slot (`None` while free); removing a terrain bumps the generation.
-struct Slot {
-    generation: u32,
-    entry: Option<Entry>,
-}
-
 /// The world's terrains and their contacts.
 #[derive(Default)]
 pub(super) struct Terrains {
-    slots: Vec<Slot>,
-    free: Vec<u32>,
-    live: usize,
+    /// The live terrains, named by their handles' index and generation.
+    slots: Slots<Entry>,
     contacts: Vec<TerrainContact>,
     failures: Vec<(ObjectHandle, TerrainHandle, MultiresDetectionError)>,
 }
 
-/// The most terrains a world holds.
-const MAX_TERRAINS: usize = (u32::MAX - 1) as usize;
-
 impl Terrains {
     fn entry(&self, h: TerrainHandle) -> Result<&Entry, WorldError> {
-        self.slots
-            .get(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.entry.as_ref())
-            .ok_or(WorldError::StaleHandle)
+        self.slots.get(h.index, h.generation)
     }
 
     fn entry_mut(&mut self, h: TerrainHandle) -> Result<&mut Entry, WorldError> {
-        self.slots
-            .get_mut(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.entry.as_mut())
-            .ok_or(WorldError::StaleHandle)
+        self.slots.get_mut(h.index, h.generation)
     }
 
     /// The live terrains: handle and entry, by index.
     fn live(&self) -> impl Iterator<Item = (TerrainHandle, &Entry)> + '_ {
-        self.slots.iter().enumerate().filter_map(|(k, s)| {
-            s.entry.as_ref().map(|e| {
-                (
-                    TerrainHandle {
-                        index: k as u32,
-                        generation: s.generation,
-                    },
-                    e,
-                )
-            })
-        })
+        self.slots
+            .iter()
+            .map(|(index, generation, e)| (TerrainHandle { index, generation }, e))
     }
 }
 
@@ -141,30 +116,12 @@ impl World {
         terrain: Arc<TerrainStatic>,
         options: StaticOptions,
     ) -> Result<TerrainHandle, WorldError> {
-        let t = &mut self.terrains;
-        let index = match t.free.pop() {
-            Some(k) => k,
-            None => {
-                if t.slots.len() >= MAX_TERRAINS {
-                    return Err(WorldError::Full);
-                }
-                t.slots.push(Slot {
-                    generation: 0,
-                    entry: None,
-                });
-                (t.slots.len() - 1) as u32
-            }
-        };
-        t.slots[index as usize].entry = Some(Entry {
+        let (index, generation) = self.terrains.slots.insert(Entry {
             terrain,
             groups: options.groups,
             user_data: options.user_data,
-        });
-        t.live += 1;
-        Ok(TerrainHandle {
-            index,
-            generation: t.slots[index as usize].generation,
-        })
+        })?;
+        Ok(TerrainHandle { index, generation })
     }
 
     /// Removes a terrain and hands it back; its contacts are gone from the next
@@ -173,13 +130,7 @@ impl World {
     /// # Errors
     /// [`WorldError::StaleHandle`] (removed already, or from another world).
     pub fn remove_terrain(&mut self, h: TerrainHandle) -> Result<Arc<TerrainStatic>, WorldError> {
-        let t = &mut self.terrains;
-        t.entry(h)?;
-        let slot = &mut t.slots[h.index as usize];
-        let entry = slot.entry.take().ok_or(WorldError::StaleHandle)?;
-        slot.generation = slot.generation.wrapping_add(1);
-        t.free.push(h.index);
-        t.live -= 1;
+        let entry = self.terrains.slots.remove(h.index, h.generation)?;
         Ok(entry.terrain)
     }
 
@@ -193,7 +144,7 @@ impl World {
 
     /// Number of terrains.
     pub fn terrain_count(&self) -> usize {
-        self.terrains.live
+        self.terrains.slots.len()
     }
 
     /// The terrain's user data.
@@ -247,7 +198,7 @@ impl World {
     /// The terrain part of [`update`](Self::update). Returns how many objects were
     /// tested.
     pub(super) fn update_terrains(&mut self) -> usize {
-        if self.terrains.live == 0 {
+        if self.terrains.slots.is_empty() {
             self.terrains.contacts.clear();
             self.terrains.failures.clear();
             return 0;
@@ -300,7 +251,7 @@ impl World {
     /// The part of [`verify`](Self::verify) for terrains: the same (object, terrain,
     /// part) triples as the brute force, with the same number of points.
     pub(super) fn verify_terrains(&self) -> Result<(), String> {
-        if self.terrains.live == 0 && self.terrains.contacts.is_empty() {
+        if self.terrains.slots.is_empty() && self.terrains.contacts.is_empty() {
             return Ok(());
         }
         let key = |c: &TerrainContact| (c.object, c.terrain, c.part, c.manifold.len());
