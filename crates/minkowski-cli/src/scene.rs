@@ -44,8 +44,8 @@ pub struct SceneArgs {
 /// The most objects `--broadphase sap` accepts (about 3 s per frame at 10^5 here).
 pub const SAP_MAX_OBJECTS: usize = 200_000;
 
-/// The most objects any broad phase accepts.
-pub const MAX_OBJECTS: usize = 2_000_000;
+/// The most objects any broad phase accepts (the library's scene limit).
+pub const MAX_OBJECTS: usize = minkowski::scene::MAX_SCENE_OBJECTS;
 
 /// `minkowski scene`'s command line, as written (see [`SceneCli::validate`] for the
 /// checks across flags).
@@ -136,7 +136,7 @@ impl SceneCli {
         };
         if self.layout == "seed000" {
             match a.seed000_array {
-                Some(n) if (1..=1000).contains(&n) => {}
+                Some(n) if (1..=minkowski::scene::MAX_SEED000_ARRAY).contains(&n) => {}
                 Some(_) => return Err("--array must be between 1 and 1000".into()),
                 None => return Err("--layout seed000 needs --array A (the seed used 2..18)".into()),
             }

@@ -97,7 +97,8 @@ pub fn run(args: &SimCli, out: &mut impl Write) -> Result<(), String> {
     scene.world.settings.solver.graph_colouring = args.coloured;
     scene.world.settings.manifold_reuse_tolerance = args.reuse;
     scene.world.settings.box_box_closed_form = args.box_box;
-    let mut times = Vec::with_capacity(args.steps);
+    // Grown step by step: `--steps` is the user's and may be anything up to `usize::MAX`.
+    let mut times = Vec::with_capacity(args.steps.min(1 << 16));
     let mut phases = [0.0f64; 5];
     let mut max_pen: Real = 0.0;
     let mut asleep_at: Option<u64> = None;

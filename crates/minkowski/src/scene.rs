@@ -64,11 +64,32 @@ pub struct Scene {
 /// Speed of every object (length units per frame): a tenth of its size.
 pub const SPEED: Real = 0.2;
 
+/// The most objects of a [`SceneLayout::Random`] scene.
+pub const MAX_SCENE_OBJECTS: usize = 2_000_000;
+
+/// The largest array of a [`SceneLayout::Seed000`] scene (the seed used 2 … 18).
+pub const MAX_SEED000_ARRAY: usize = 1000;
+
 impl Scene {
     /// The scene for `layout` and `seed`.
     ///
-    /// Fails only if a built-in shape is rejected, which would be a bug.
+    /// # Errors
+    /// [`ShapeError::OutOfRange`] (shape `"scene"`) for more than [`MAX_SCENE_OBJECTS`]
+    /// objects or an array above [`MAX_SEED000_ARRAY`] (nothing is allocated); otherwise
+    /// only if a built-in shape is rejected, which would be a bug.
     pub fn new(layout: SceneLayout, seed: u64) -> Result<Scene, ShapeError> {
+        let (field, value, max) = match layout {
+            SceneLayout::Random { objects } => ("objects", objects, MAX_SCENE_OBJECTS),
+            SceneLayout::Seed000 { array } => ("array", array, MAX_SEED000_ARRAY),
+        };
+        if value > max {
+            return Err(ShapeError::OutOfRange {
+                shape: "scene",
+                field,
+                value: value as Real,
+                max: max as Real,
+            });
+        }
         let mut rng = SplitMix(seed);
         let mut shapes: Vec<(&'static str, Shape)> = Vec::new();
         for (name, pts) in tessellation::seed000_shapes() {
@@ -138,6 +159,10 @@ impl Scene {
     }
 
     /// The shape of object `i`.
+    ///
+    /// # Panics
+    /// When `i` is not an object's index, or the object's `shape` is not an index into
+    /// [`Scene::shapes`] (both public fields, which a caller may change).
     pub fn shape(&self, i: usize) -> &Shape {
         &self.shapes[self.objects[i].shape].1
     }

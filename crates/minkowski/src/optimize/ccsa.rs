@@ -265,6 +265,15 @@ pub enum CcsaError {
         /// The coordinate.
         index: usize,
     },
+    /// The problem is too large to hold: `(constraints + 1) × variables` gradient
+    /// entries overflow `usize`.
+    #[error("{constraints} constraints over {variables} variables: too large to hold")]
+    TooLarge {
+        /// The problem's constraint count.
+        constraints: usize,
+        /// The problem's dimension.
+        variables: usize,
+    },
     /// An option is out of range (a tolerance negative or NaN, the penalty or `ρ_min` not
     /// positive, an iteration cap zero).
     #[error("invalid CCSA option {what}")]
@@ -717,7 +726,8 @@ fn cholesky_solve(a: &[f64], k: usize, mu: f64, b: &mut [f64]) -> bool {
 ///
 /// # Errors
 /// [`CcsaError`]: no variables, slices of the wrong length, non-finite start or bounds
-/// (infinite bounds included), a lower bound above its upper bound, invalid options.
+/// (infinite bounds included), a lower bound above its upper bound, invalid options, a problem whose
+/// gradients overflow `usize`.
 pub fn ccsa_minimize<P: CcsaProblem + ?Sized>(
     problem: &mut P,
     x0: &[f64],
@@ -729,6 +739,12 @@ pub fn ccsa_minimize<P: CcsaProblem + ?Sized>(
     let m = problem.constraint_count();
     if n == 0 {
         return Err(CcsaError::NoVariables);
+    }
+    if m.checked_add(1).and_then(|r| r.checked_mul(n)).is_none() {
+        return Err(CcsaError::TooLarge {
+            constraints: m,
+            variables: n,
+        });
     }
     check_slice("x0", x0, n)?;
     check_slice("lower", lower, n)?;

@@ -107,7 +107,9 @@ pub fn parse_heightfield(v: &Value, name: &str) -> Result<HeightField, LineError
                 .as_array()
                 .ok_or_else(|| shape_err("heightfield heights must be an array of rows"))?;
             let cols = rows.first().and_then(Value::as_array).map_or(0, Vec::len);
-            let mut samples = Vec::with_capacity(rows.len() * cols);
+            // Grown as the rows are checked: a line's first row must not size the
+            // buffer for rows it does not have (a short line could claim terabytes).
+            let mut samples = Vec::new();
             for (i, row) in rows.iter().enumerate() {
                 let row = row.as_array().filter(|r| r.len() == cols).ok_or_else(|| {
                     shape_err(format!(

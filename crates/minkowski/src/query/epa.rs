@@ -398,7 +398,9 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         // a depth attained along a whole circle of directions (a point on the axis of a
         // long cone) each expansion removes a large near-coplanar patch, so the face list
         // is capped too (seen: 2048 vertices took 25 s without it).
-        if poly.vertex_count() >= opts.max_vertices || poly.face_count() >= 16 * opts.max_vertices {
+        if poly.vertex_count() >= opts.max_vertices
+            || poly.face_count() >= opts.max_vertices.saturating_mul(16)
+        {
             status = EpaStatus::MaxIterations;
             break;
         }

@@ -101,9 +101,15 @@ pub fn cast_ray_heightfield(
 fn surface_normal(field: &HeightField, i: usize, j: usize, u: Real, v: Real) -> Vector {
     let [h00, h10, h01, h11] = field.corners(i, j);
     let [sx, sz] = field.cell_size();
-    let hx = ((h10 - h00) * (1.0 - v) + (h11 - h01) * v) / sx;
-    let hz = ((h01 - h00) * (1.0 - u) + (h11 - h10) * u) / sz;
-    Vector::new(-hx, 1.0, -hz).normalize()
+    let gx = (h10 - h00) * (1.0 - v) + (h11 - h01) * v;
+    let gz = (h01 - h00) * (1.0 - u) + (h11 - h10) * u;
+    let n = Vector::new(-gx / sx, 1.0, -gz / sz);
+    if n.length_squared().is_finite() {
+        n.normalize()
+    } else {
+        // A steep slope over a tiny cell: the scaled form ([`HeightField::slope_normal`]).
+        HeightField::slope_normal(gx, gz, sx, sz)
+    }
 }
 
 fn cast_local(
@@ -202,7 +208,8 @@ fn cast_local(
         } else {
             (zo, Vector::new(0.0, 0.0, d.z.signum()))
         };
-        return (t1 <= options.max_toi).then_some((t1, n, true));
+        // (A ray straight down from inside never leaves: `t1` is infinite, no hit.)
+        return (t1.is_finite() && t1 <= options.max_toi).then_some((t1, n, true));
     }
     None
 }

@@ -29,6 +29,11 @@
 use crate::math::{Point, Real, Vector};
 use std::path::Path;
 
+/// The most samples [`HeightField::from_png`] reads from one image (2^28: a 16384 ×
+/// 16384 map; its decoding buffer is then at most 512 MiB). A larger image is refused
+/// before anything is allocated.
+pub const MAX_HEIGHTFIELD_IMAGE_SAMPLES: usize = 1 << 28;
+
 /// Why a heightfield could not be built or queried.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HeightFieldError {
@@ -202,7 +207,8 @@ impl HeightField {
     ///
     /// # Errors
     /// [`HeightFieldError::Image`] for a file that cannot be read or decoded (truncated,
-    /// not a PNG), a colour image, or another bit depth; then as [`HeightField::new`].
+    /// not a PNG), a colour image, another bit depth, or more than
+    /// [`MAX_HEIGHTFIELD_IMAGE_SAMPLES`] samples; then as [`HeightField::new`].
     pub fn from_png(
         path: impl AsRef<Path>,
         height_scale: Real,
@@ -238,6 +244,16 @@ impl HeightField {
         if !matches!(depth, png::BitDepth::Eight | png::BitDepth::Sixteen) {
             return Err(image_err(format!(
                 "{depth:?}-bit samples (8 or 16 are read)"
+            )));
+        }
+        // The header's size is checked before the buffer is made: a small file may
+        // claim any size.
+        if width
+            .checked_mul(height)
+            .is_none_or(|n| n > MAX_HEIGHTFIELD_IMAGE_SAMPLES)
+        {
+            return Err(image_err(format!(
+                "{width} x {height} samples: more than the {MAX_HEIGHTFIELD_IMAGE_SAMPLES} read from an image"
             )));
         }
         let mut buf = vec![
@@ -641,14 +657,33 @@ impl HeightField {
         let [sx, sz] = self.cell;
         // Normals from the height differences (exact for any origin): the halves are
         // graphs over the cell, so their normals always point up.
-        let normal = if half == 0 {
+        let (dx, dz) = if half == 0 {
             // p00, p01, p10: slopes dh/dx = h10 − h00, dh/dz = h01 − h00.
-            Vector::new(-(h10 - h00) * sz, sx * sz, -(h01 - h00) * sx)
+            (h10 - h00, h01 - h00)
         } else {
             // p10, p01, p11: dh/dx = h11 − h01, dh/dz = h11 − h10.
-            Vector::new(-(h11 - h01) * sz, sx * sz, -(h11 - h10) * sx)
+            (h11 - h01, h11 - h10)
         };
-        Some((self.half_points(i, j, h, half), normal.normalize()))
+        let normal = Vector::new(-dx * sz, sx * sz, -dz * sx);
+        let nn = normal.length_squared();
+        let normal = if nn.is_finite() && nn >= Real::MIN_POSITIVE {
+            normal.normalize()
+        } else {
+            // Tiny cells (the products underflow) or huge ones: the scaled form.
+            Self::slope_normal(dx, dz, sx, sz)
+        };
+        Some((self.half_points(i, j, h, half), normal))
+    }
+
+    /// The unit upward normal of a plane rising `dx` over `sx` along x and `dz` over
+    /// `sz` along z (`sx, sz > 0`, all finite), the direction of `(−dx/sx, 1, −dz/sz)`
+    /// formed without overflow or underflow at any cell size within the magnitude
+    /// limit: times the smaller side `m` (the ratios `m/s` are at most 1), then over its
+    /// largest component (which is then ±1) before normalising.
+    pub(crate) fn slope_normal(dx: Real, dz: Real, sx: Real, sz: Real) -> Vector {
+        let m = sx.min(sz);
+        let n = Vector::new(-dx * (m / sx), m, -dz * (m / sz));
+        (n / n.abs().max_element()).normalize()
     }
 
     /// The triangle (of the two-triangle split, see the [`super::TriangleSet`]

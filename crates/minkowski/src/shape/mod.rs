@@ -60,7 +60,7 @@ pub use cylinder::Cylinder;
 pub use description::{PartDescription, ShapeDescription};
 pub use ellipsoid::Ellipsoid;
 pub use halfspace::HalfSpace;
-pub use heightfield::{HeightField, HeightFieldError};
+pub use heightfield::{HeightField, HeightFieldError, MAX_HEIGHTFIELD_IMAGE_SAMPLES};
 pub use point::PointShape;
 pub use polyhedron_features::SAT_CONTACT_MAX_VERTICES;
 pub use pyramid::Pyramid;
@@ -105,7 +105,8 @@ pub enum ShapeError {
         /// The value given.
         value: Real,
     },
-    /// A length or coordinate has a magnitude above [`MAX_MAGNITUDE`].
+    /// A length or coordinate has a magnitude above [`MAX_MAGNITUDE`] (or, for shape
+    /// `"scene"`, a count above its limit: [`crate::scene::Scene::new`]).
     #[error("{shape} {field} magnitude must be <= {max}, got {value}")]
     OutOfRange {
         /// The shape being built.
@@ -114,7 +115,7 @@ pub enum ShapeError {
         field: &'static str,
         /// The value given.
         value: Real,
-        /// The limit, [`MAX_MAGNITUDE`].
+        /// The limit, [`MAX_MAGNITUDE`] (or the scene's count limit).
         max: Real,
     },
     /// A point has a NaN or infinite coordinate.

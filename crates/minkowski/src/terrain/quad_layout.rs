@@ -152,6 +152,7 @@ fn check_area(cells_s: u32, cells_t: u32) -> Result<(), QuadLayoutError> {
         || cells_t % 2 == 1
         || cells_s > max
         || cells_t > max
+        || cells_s as u64 * cells_t as u64 > super::displacement_map::MAX_MAP_SAMPLES as u64
     {
         return Err(QuadLayoutError::BadArea {
             cells_s,
