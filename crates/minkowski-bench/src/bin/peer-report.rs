@@ -3,10 +3,12 @@
 //! reference (`minkowski_bench::reference`).
 //!
 //! ```text
-//! peer-report [--smoke] [--broad-only] [--cases N] [--rounds R] [--md FILE] [--svg PREFIX]
+//! peer-report [--smoke] [--broad-only] [--only CLASS,…] [--cases N] [--rounds R] [--md FILE] [--svg PREFIX]
 //! ```
 //!
-//! `--broad-only`: only the broad-phase comparison.
+//! `--broad-only`: only the broad-phase comparison. `--only`: just the named pair classes
+//! (as the report names them, e.g. `"hull 32,cylinder–cone"`), without the broad phase,
+//! the vertex sweep and the warm-start table (for measuring one change quickly).
 //! `--smoke`: a few hundred cases, agreement only (no timing, no files); exits 1 if
 //! minkowski disagrees with the reference anywhere. Otherwise it times every method
 //! (interleaved: each round runs every method once over the same cases; medians of the
@@ -39,6 +41,8 @@ use plotters::prelude::*;
 struct Args {
     smoke: bool,
     broad_only: bool,
+    /// Pair classes to run (empty: all of them).
+    only: Vec<String>,
     cases: usize,
     rounds: usize,
     md: Option<String>,
@@ -49,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         smoke: false,
         broad_only: false,
+        only: Vec::new(),
         cases: 100,
         rounds: 9,
         md: None,
@@ -60,6 +65,12 @@ fn parse_args() -> Result<Args, String> {
         match flag.as_str() {
             "--smoke" => a.smoke = true,
             "--broad-only" => a.broad_only = true,
+            "--only" => {
+                a.only = value("--only")?
+                    .split(',')
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            }
             "--cases" => {
                 a.cases = value("--cases")?
                     .parse()
@@ -104,6 +115,14 @@ fn main() {
     let methods = peers::methods();
     let classes = suite::classes();
     let precision = if cfg!(feature = "f64") { "f64" } else { "f32" };
+    if let Some(unknown) = args
+        .only
+        .iter()
+        .find(|n| !classes.iter().any(|c| &c.name == *n))
+    {
+        eprintln!("peer-report: --only: no pair class {unknown}");
+        peers::exit(2);
+    }
     eprintln!(
         "peer-report: {precision} build, methods: {}",
         methods
@@ -120,6 +139,9 @@ fn main() {
     for (ci, class) in classes.iter().enumerate() {
         if args.broad_only {
             break;
+        }
+        if !args.only.is_empty() && !args.only.contains(&class.name) {
+            continue;
         }
         let runners: Vec<Option<Box<dyn PairRunner>>> =
             methods.iter().map(|m| m.load(&class.a, &class.b)).collect();
@@ -212,7 +234,11 @@ fn main() {
         }
     }
 
-    let broad_wrong = broad_phase(&mut out, args.smoke);
+    let broad_wrong = if args.only.is_empty() {
+        broad_phase(&mut out, args.smoke)
+    } else {
+        0
+    };
     if args.broad_only {
         print!("{out}");
         peers::exit(i32::from(broad_wrong > 0));
@@ -227,9 +253,15 @@ fn main() {
             precision,
         ) + &out;
         report_timings(&mut out, &classes, &methods, &timings, ours, precision);
-        let sweep = vertex_sweep(&methods, args.rounds);
-        report_sweep(&mut out, &methods, &sweep);
-        warm_start(&mut out);
+        let sweep = if args.only.is_empty() {
+            vertex_sweep(&methods, args.rounds)
+        } else {
+            Vec::new()
+        };
+        if args.only.is_empty() {
+            report_sweep(&mut out, &methods, &sweep);
+            warm_start(&mut out);
+        }
         if let Some(prefix) = &args.svg {
             if let Err(e) = plots(
                 prefix, &classes, &methods, &timings, &sweep, ours, precision,
@@ -438,6 +470,10 @@ fn report_timings(
     let _ = writeln!(out, "| pair class | separated distance: ours | fastest peer | ratio | shallow penetration: ours | fastest peer | ratio | deep penetration: ours | fastest peer | ratio |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
     for (ci, c) in classes.iter().enumerate() {
+        // (A class left out by `--only` has no row.)
+        if !t.keys().any(|k| k.0 == ci) {
+            continue;
+        }
         let mut line = format!("| {} |", c.name);
         for (p, q) in [
             (Placement::Separated, Query::Distance),
