@@ -59,7 +59,8 @@ pub enum HeightFieldError {
         value: Real,
     },
     /// A cell size that is not finite and positive, an origin or height scale out of
-    /// range, or a field whose extent exceeds the magnitude limit.
+    /// range, a field whose extent exceeds the magnitude limit, or a slope too steep for
+    /// its cells to have normals (see [`HeightField::new`]).
     #[error("heightfield {field} must be {expected}, got {value:?}")]
     BadParameter {
         /// Which parameter.
@@ -117,7 +118,10 @@ impl HeightField {
     /// [`HeightFieldError::BadGrid`] (fewer than 2 × 2 samples, or a count mismatch),
     /// [`HeightFieldError::BadHeight`] (NaN, infinite or too large), and
     /// [`HeightFieldError::BadParameter`] for a cell size that is not finite and > 0,
-    /// an origin out of range, or an extent beyond [`super::MAX_MAGNITUDE`].
+    /// an origin out of range, an extent beyond [`super::MAX_MAGNITUDE`], or a slope
+    /// between neighbouring samples above `1 / `[`crate::tolerance::DEGENERATE_TRIANGLE`]
+    /// (about 1.3e5 in `f32`, 7e13 in `f64`: a wall whose normal is rounding noise, as
+    /// a [`super::TriMesh`] refuses such a triangle).
     pub fn new(
         rows: usize,
         cols: usize,
@@ -184,6 +188,32 @@ impl HeightField {
                         col: k % cols,
                         value: h,
                     })
+                }
+            }
+        }
+        // Every cell's halves must have a normal beyond rounding, as a TriMesh's
+        // triangles must (`tolerance::DEGENERATE_TRIANGLE`): a rise of more than its
+        // inverse over one cell side is a wall whose normal is rounding noise. (A hole's
+        // NaN compares false and passes.)
+        let steepest = 1.0 / crate::tolerance::DEGENERATE_TRIANGLE;
+        for (k, &h) in heights.iter().enumerate() {
+            let (i, j) = (k / cols, k % cols);
+            let across = [
+                (j + 1 < cols, k + 1, cell_size[0]),
+                (i + 1 < rows, k + cols, cell_size[1]),
+            ];
+            for (inside, next, side) in across {
+                let slope = if inside {
+                    (heights[next] - h).abs() / side
+                } else {
+                    0.0
+                };
+                if slope > steepest {
+                    return Err(HeightFieldError::BadParameter {
+                        field: "slope",
+                        expected: "at most 1 / tolerance::DEGENERATE_TRIANGLE between neighbouring samples (steeper, a cell has no normal beyond rounding)",
+                        value: slope,
+                    });
                 }
             }
         }
