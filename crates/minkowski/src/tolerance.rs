@@ -424,3 +424,10 @@ mod tests {
         assert!((ACTIVE_EDGE_ANGLE.cos() - ACTIVE_EDGE_COS).abs() <= 2.0 * EPSILON);
     }
 }
+
+/// How far `‖q‖²` may be from `r²` (relative, `8 ε`) for a round surface's normal at
+/// the offset `q` from its centre or axis to be taken as `q / r` (unit within `4 ε`;
+/// `1 / r` is worked out off the chain of dependent square roots and divisions) rather
+/// than normalised: the ray casts' closed forms (`query/ray.rs`), whose `q` carries the
+/// rounding of a far origin only when that origin is far.
+pub const RADIAL_BY_RADIUS: Real = 8.0 * EPSILON;
