@@ -281,6 +281,13 @@ pub const RAY_GRAZING: Real = 3.5e-4;
 #[cfg(minkowski_f64)]
 pub const RAY_GRAZING: Real = 1.5e-8;
 
+/// How far `‖q‖²` may be from `r²` (relative, `8 ε`) for a round surface's normal at
+/// the offset `q` from its centre or axis to be taken as `q / r` (unit within `4 ε`;
+/// `1 / r` is worked out off the chain of dependent square roots and divisions) rather
+/// than normalised: the ray casts' closed forms (`query/ray.rs`), whose `q` carries the
+/// rounding of a far origin only when that origin is far.
+pub const RADIAL_BY_RADIUS: Real = 8.0 * EPSILON;
+
 /// The steepest and flattest cones the closed-form ray cast takes
 /// ([`crate::query::cast_ray`]): their slope `k = radius / (2 half_height)` must satisfy
 /// `1/K ≤ k ≤ K` with `K` this bound (1e6). Beyond it (needles, discs, and the

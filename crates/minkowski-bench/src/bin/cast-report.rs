@@ -10,7 +10,10 @@
 //! interleaved: each round runs every method once over all cases of a class; the median
 //! over rounds of the mean per query), the fastest peer ÷ minkowski, the goal, and the
 //! disagreements per method with the inputs of the first K of each peer (default 4) and
-//! all of minkowski's.
+//! all of minkowski's. Each method gets the cases as its own poses, rays and velocities,
+//! built once before checking and timing (`RayRunner::prepare`): the times are the
+//! queries' alone, as for a caller that keeps its poses, not the building of a pose
+//! (a checked, renormalised one for minkowski, a bare one for parry3d).
 //! `--smoke`: a few cases, agreement only. `--only`: just the named classes (rays and
 //! casts, names as in the tables, comma-separated; for profiling one path). Exits 1 if
 //! minkowski disagrees anywhere.
@@ -236,11 +239,17 @@ fn main() {
                 closed_vs_bisected = f64::INFINITY;
             }
         }
-        for (mi, r) in runners.iter().enumerate() {
+        // Checked and timed alike: each method's own inputs, built once (see
+        // `RayRunner::prepare`).
+        let prepared: Vec<_> = runners
+            .iter()
+            .map(|r| r.as_ref().map(|r| r.prepare(&cases)))
+            .collect();
+        for (mi, r) in prepared.iter().enumerate() {
             let Some(r) = r else { continue };
             ray_has[mi] = true;
-            for (c, band) in cases.iter().zip(&bands) {
-                let out = r.ray(&c.pose, &c.ray);
+            for (i, (c, band)) in cases.iter().zip(&bands).enumerate() {
+                let out = r(i);
                 let (wrong, gross) = verdict(
                     &out,
                     band,
@@ -256,8 +265,8 @@ fn main() {
             BTreeMap::new()
         } else {
             time(&present, cases.len(), args.rounds, |m, c| {
-                if let Some(r) = &runners[m] {
-                    black_box(r.ray(black_box(&cases[c].pose), black_box(&cases[c].ray)));
+                if let Some(r) = &prepared[m] {
+                    black_box(r(black_box(c)));
                 }
             })
         };
@@ -278,16 +287,15 @@ fn main() {
             .collect();
         let (ga, gb) = (Geo::new(&class.a), Geo::new(&class.b));
         let cases = cast_suite::cast_cases(args.cases, 8000 + ci as u64);
-        let outs: Vec<Option<Vec<CastOutcome>>> = runners
+        // Checked and timed alike: each method's own inputs, built once (see
+        // `CastRunner::prepare`).
+        let prepared: Vec<_> = runners
             .iter()
-            .map(|r| {
-                r.as_ref().map(|r| {
-                    cases
-                        .iter()
-                        .map(|c| r.cast(&c.a, &c.b, &c.velocity, c.max_toi))
-                        .collect()
-                })
-            })
+            .map(|r| r.as_ref().map(|r| r.prepare(&cases)))
+            .collect();
+        let outs: Vec<Option<Vec<CastOutcome>>> = prepared
+            .iter()
+            .map(|r| r.as_ref().map(|r| (0..cases.len()).map(r).collect()))
             .collect();
         let bands: Vec<Band> = cases.par_iter().map(|c| cast_band(&ga, &gb, c)).collect();
         let uncertain = bands.iter().filter(|b| b.uncertainty > 0.5 * b.tol).count();
@@ -320,14 +328,8 @@ fn main() {
             BTreeMap::new()
         } else {
             time(&present, cases.len(), args.rounds, |m, c| {
-                if let Some(r) = &runners[m] {
-                    let c = &cases[c];
-                    black_box(r.cast(
-                        black_box(&c.a),
-                        black_box(&c.b),
-                        black_box(&c.velocity),
-                        c.max_toi,
-                    ));
+                if let Some(r) = &prepared[m] {
+                    black_box(r(black_box(c)));
                 }
             })
         };

@@ -8,6 +8,7 @@
 //! to contact (target distance 0).
 
 use super::{PoseArray, Spec};
+use crate::cast_suite::{CastCase, RayCase};
 use minkowski::Real;
 
 /// A hit in the common convention (world frame). Fields a method does not give are NaN.
@@ -58,10 +59,21 @@ pub struct RayInput {
     pub max_toi: Real,
 }
 
+/// Case `i` of a prepared set, answered: see [`RayRunner::prepare`].
+pub type Prepared<'a> = Box<dyn Fn(usize) -> CastOutcome + 'a>;
+
 /// A method with one shape loaded, casting rays at it.
 pub trait RayRunner {
     /// Casts `ray` at the shape placed at `pose`.
     fn ray(&self, pose: &PoseArray, ray: &RayInput) -> CastOutcome;
+
+    /// The cases turned once into the method's own poses and rays (what a caller keeps
+    /// stored: the report times the query, not building its inputs), and the function
+    /// answering case `i` from them as [`ray`](Self::ray) would. The default keeps the
+    /// arrays (for a method whose query takes them as they are).
+    fn prepare<'a>(&'a self, cases: &'a [RayCase]) -> Prepared<'a> {
+        Box::new(move |i| self.ray(&cases[i].pose, &cases[i].ray))
+    }
 }
 
 /// A method with two shapes loaded, casting B (moving at `velocity`) against A (still).
@@ -74,6 +86,15 @@ pub trait CastRunner {
         velocity: &[Real; 3],
         max_toi: Real,
     ) -> CastOutcome;
+
+    /// The cases turned once into the method's own poses and velocities, as
+    /// [`RayRunner::prepare`]; the default keeps the arrays.
+    fn prepare<'a>(&'a self, cases: &'a [CastCase]) -> Prepared<'a> {
+        Box::new(move |i| {
+            let c = &cases[i];
+            self.cast(&c.a, &c.b, &c.velocity, c.max_toi)
+        })
+    }
 }
 
 /// One method of the cast report.

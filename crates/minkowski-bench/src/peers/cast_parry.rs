@@ -3,15 +3,16 @@
 //! penetration, impact geometry on penetration), the f64 crate in the f64 build. The
 //! shapes are parry.rs's (hulls from the same vertices and faces).
 
-use super::cast::{CastHit, CastMethod, CastOutcome, CastRunner, RayInput, RayRunner};
+use super::cast::{CastHit, CastMethod, CastOutcome, CastRunner, Prepared, RayInput, RayRunner};
 use super::parry::{pose, shape};
 use super::{PoseArray, Spec};
+use crate::cast_suite::{CastCase, RayCase};
 #[cfg(not(feature = "f64"))]
 use parry3d as p;
 #[cfg(feature = "f64")]
 use parry3d_f64 as p;
 
-use p::math::{Real, Vector};
+use p::math::{Pose, Real, Vector};
 use p::query::{self, Ray, ShapeCastOptions};
 use p::shape::Shape;
 
@@ -42,33 +43,51 @@ impl CastMethod for Parry {
     }
 }
 
-impl RayRunner for One {
-    fn ray(&self, p: &PoseArray, r: &RayInput) -> CastOutcome {
-        let ray = Ray::new(v(&r.origin), v(&r.dir));
-        match self
-            .0
-            .cast_ray_and_get_normal(&pose(p), &ray, r.max_toi as Real, true)
-        {
-            Some(i) => CastOutcome::Hit(CastHit {
-                toi: i.time_of_impact as f64,
-                normal: f(i.normal),
-                point_a: f(ray.point_at(i.time_of_impact)),
-                point_b: [f64::NAN; 3],
-            }),
-            None => CastOutcome::Miss,
-        }
+/// A ray query's answer in the common convention.
+fn ray_outcome(ray: &Ray, hit: Option<p::query::RayIntersection>) -> CastOutcome {
+    match hit {
+        Some(i) => CastOutcome::Hit(CastHit {
+            toi: i.time_of_impact as f64,
+            normal: f(i.normal),
+            point_a: f(ray.point_at(i.time_of_impact)),
+            point_b: [f64::NAN; 3],
+        }),
+        None => CastOutcome::Miss,
     }
 }
 
-impl CastRunner for Two {
-    fn cast(
-        &self,
-        pa: &PoseArray,
-        pb: &PoseArray,
-        vel: &[minkowski::Real; 3],
-        max_toi: minkowski::Real,
-    ) -> CastOutcome {
-        let (pa, pb, vel) = (pose(pa), pose(pb), v(vel));
+impl RayRunner for One {
+    fn ray(&self, p: &PoseArray, r: &RayInput) -> CastOutcome {
+        let ray = Ray::new(v(&r.origin), v(&r.dir));
+        let hit = self
+            .0
+            .cast_ray_and_get_normal(&pose(p), &ray, r.max_toi as Real, true);
+        ray_outcome(&ray, hit)
+    }
+    fn prepare<'a>(&'a self, cases: &'a [RayCase]) -> Prepared<'a> {
+        let inputs: Vec<(Pose, Ray, Real)> = cases
+            .iter()
+            .map(|c| {
+                let r = &c.ray;
+                (
+                    pose(&c.pose),
+                    Ray::new(v(&r.origin), v(&r.dir)),
+                    r.max_toi as Real,
+                )
+            })
+            .collect();
+        Box::new(move |i| {
+            let (pose, ray, max_toi) = &inputs[i];
+            ray_outcome(
+                ray,
+                self.0.cast_ray_and_get_normal(pose, ray, *max_toi, true),
+            )
+        })
+    }
+}
+
+impl Two {
+    fn cast_posed(&self, pa: Pose, pb: Pose, vel: Vector, max_toi: minkowski::Real) -> CastOutcome {
         let options = ShapeCastOptions {
             max_time_of_impact: max_toi as Real,
             target_distance: 0.0,
@@ -87,5 +106,27 @@ impl CastRunner for Two {
             Ok(None) => CastOutcome::Miss,
             Err(_) => CastOutcome::NoAnswer,
         }
+    }
+}
+
+impl CastRunner for Two {
+    fn cast(
+        &self,
+        pa: &PoseArray,
+        pb: &PoseArray,
+        vel: &[minkowski::Real; 3],
+        max_toi: minkowski::Real,
+    ) -> CastOutcome {
+        self.cast_posed(pose(pa), pose(pb), v(vel), max_toi)
+    }
+    fn prepare<'a>(&'a self, cases: &'a [CastCase]) -> Prepared<'a> {
+        let inputs: Vec<(Pose, Pose, Vector)> = cases
+            .iter()
+            .map(|c| (pose(&c.a), pose(&c.b), v(&c.velocity)))
+            .collect();
+        Box::new(move |i| {
+            let (pa, pb, vel) = inputs[i];
+            self.cast_posed(pa, pb, vel, cases[i].max_toi)
+        })
     }
 }

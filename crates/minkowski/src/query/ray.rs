@@ -6,12 +6,16 @@
 //! # The path of a query
 //!
 //! The input is checked once, by one pass of comparisons that NaN fails (the typed
-//! error is built only on failure). A ball is rotation-invariant: its ray is only moved
-//! by the pose's translation and its normal needs no rotation back. Every other shape
-//! gets the ray's origin and direction in its local frame (three dot products each with
-//! the columns of the pose's rotation matrix, built once) and its normal rotated back
-//! by that matrix. Round normals are the offset from the centre or axis
-//! divided by the radius, which is their length at a hit.
+//! error is built only on failure); [`cast_ray`] is a short dispatch to one function
+//! per closed form. A ball is rotation-invariant: its ray is only moved by the
+//! pose's translation and its normal needs no rotation back (`sphere_ray`). A capsule
+//! needs of the ray only its components along the axis and across it, the same in
+//! every frame: only the axis is worked out of the rotation, and the answer stays in the
+//! world frame (`capsule_ray`). A box (`box_ray`) and every other shape (`local_ray`)
+//! get the ray's origin and direction in their local frame (three dot products each
+//! with the columns of the pose's rotation matrix, built once) and the normal rotated
+//! back by that matrix. Round normals are the offset from the centre or axis divided by
+//! the radius, which is their length at a hit up to rounding (else normalised).
 //!
 //! # The closed forms
 //!
@@ -31,7 +35,7 @@
 //!   as the sphere's, in the xz plane), intersected;
 //! * **capsule**: the infinite cylinder's chord first; each of its ends that lies in the
 //!   slab `|y| ≤ h` is the capsule's, and each beyond it is replaced by the end of the
-//!   ball on that side (see `capsule_span`); a line along the axis is bounded by the
+//!   ball on that side (see `capsule_ray`); a line along the axis is bounded by the
 //!   union of the two balls.
 
 // Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
@@ -42,6 +46,7 @@ use super::QueryStatus;
 use crate::math::{Matrix3, Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
 use crate::shape::{PointShape, Shape, MAX_MAGNITUDE};
+use crate::tolerance;
 
 use super::cyrus_beck::clip_span;
 use super::ray_cone::{self, cone_span};
@@ -158,8 +163,7 @@ pub(super) struct Span {
 }
 
 /// The chord of the ball `‖x‖ ≤ r` on the line (see the module notes). Its normals are
-/// left zero: radial, they are computed only for the end the answer uses
-/// ([`from_span`]'s `radial`).
+/// left zero: radial, they are computed only for the end the answer uses.
 fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
     // One division, off the path of the square root.
     let inv_dd = 1.0 / d.dot(d);
@@ -226,55 +230,6 @@ pub(super) fn intersect(a: Option<Span>, b: Option<Span>) -> Option<Span> {
 /// point of the line is inside (a degenerate box parallel to its axes), else the span.
 pub(super) type LineSpan = Result<Option<Span>, ()>;
 
-/// The box `|x_i| ≤ h_i` on the line: the three slabs of [`slab`], written out with the
-/// running entry and exit kept by index (one reciprocal per axis, the normal built once
-/// at the end). Ties go to the earlier axis, as [`intersect`]'s do.
-fn box_span(o: Point, d: Vector, h: Vector) -> LineSpan {
-    let (mut t_in, mut t_out) = (Real::NEG_INFINITY, Real::INFINITY);
-    let (mut a_in, mut a_out) = (0, 0);
-    let mut crossed = false;
-    for i in 0..3 {
-        if d[i] == 0.0 {
-            // Parallel to the slab: inside it or a miss.
-            if !(o[i].abs() <= h[i]) {
-                return Err(());
-            }
-            continue;
-        }
-        crossed = true;
-        let inv = 1.0 / d[i];
-        let (t1, t2) = ((-h[i] - o[i]) * inv, (h[i] - o[i]) * inv);
-        let (lo, hi) = if inv > 0.0 { (t1, t2) } else { (t2, t1) };
-        if lo > t_in {
-            t_in = lo;
-            a_in = i;
-        }
-        if hi < t_out {
-            t_out = hi;
-            a_out = i;
-        }
-    }
-    if t_in > t_out {
-        return Err(());
-    }
-    if !crossed {
-        // d is parallel to every slab: not reached for d ≠ 0.
-        return Ok(None);
-    }
-    // Entering through the face the direction points into, leaving through the other.
-    let face = |a: usize, sign: Real| {
-        let mut n = Vector::ZERO;
-        n[a] = sign;
-        n
-    };
-    Ok(Some(Span {
-        t_in,
-        n_in: face(a_in, -d[a_in].signum()),
-        t_out,
-        n_out: face(a_out, d[a_out].signum()),
-    }))
-}
-
 /// The infinite cylinder `x² + z² ≤ r²` on the line: `Ok(None)` for a line parallel to
 /// the axis inside it.
 fn tube_span(o: Point, d: Vector, r: Real) -> LineSpan {
@@ -298,39 +253,6 @@ fn cylinder_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
         Some(s) if s.t_in > s.t_out => Err(()),
         s => Ok(s),
     }
-}
-
-fn capsule_span(o: Point, d: Vector, h: Real, r: Real) -> LineSpan {
-    let up = Vector::new(0.0, h, 0.0);
-    let tube = match tube_span(o, d, r)? {
-        Some(s) => s,
-        // A line along the axis inside the side: the balls bound it.
-        None => return union_of_balls(o, d, up, r),
-    };
-    // The capsule lies in the tube, so the line meets it, if at all, while inside the
-    // tube. Where the line enters the tube above the top (below the bottom), the
-    // capsule's points on it are the top (bottom) ball's: crossing `y = ±h` inside the
-    // tube happens inside that ball's disc. So each end is the tube's when it lies in
-    // the slab `|y| ≤ h`, else that of the ball on its side, and a missed ball is a
-    // missed capsule. One square root for a side hit instead of three.
-    let end = |t: Real, entry: bool| -> Option<Real> {
-        let y = o.y + d.y * t;
-        if y.abs() <= h {
-            return Some(t);
-        }
-        let c = if y > h { up } else { -up };
-        let b = ball_span(o - c, d, r)?;
-        Some(if entry { b.t_in } else { b.t_out })
-    };
-    let t_in = end(tube.t_in, true).ok_or(())?;
-    let t_out = end(tube.t_out, false).ok_or(())?;
-    // Every normal is computed from the segment ([`from_span`]'s `radial`).
-    Ok(Some(Span {
-        t_in,
-        n_in: Vector::ZERO,
-        t_out,
-        n_out: Vector::ZERO,
-    }))
 }
 
 /// The union of the balls of radius `r` at `±up` on the line (both, or either one).
@@ -412,14 +334,227 @@ pub fn cast_ray(
     if !input_ok(ray, options.max_toi) {
         return Err(input_error(ray, options.max_toi));
     }
-    if let Shape::Sphere(s) = shape {
-        // A ball is the same in every orientation: only the translation is undone, and
-        // its normal is already a world one.
-        let (o, d, r) = (ray.origin - pose.translation(), ray.dir, s.radius());
-        let span = ball_span(o, d, r).map(Some).ok_or(());
-        let local = from_span(span, d, options, |t| radial(o + d * t, r, d));
-        return Ok(finish(local, ray, None, QueryStatus::Converged, 0));
+    // The three closed forms users cast at most go straight to a function of their own
+    // (see the module notes); the others take the local frame.
+    Ok(match shape {
+        Shape::Sphere(s) => sphere_ray(s.radius(), pose.translation(), ray, options),
+        Shape::Cuboid(c) => box_ray(c.half_extents(), pose, ray, options),
+        Shape::Capsule(c) => capsule_ray(c.half_height(), c.radius(), pose, ray, options),
+        _ => local_ray(shape, pose, ray, options),
+    })
+}
+
+/// No hit, from a closed form.
+const MISS: RayCast = RayCast {
+    hit: None,
+    status: QueryStatus::Converged,
+    iterations: 0,
+};
+
+/// A closed form's hit at `toi` with the world `normal`.
+#[inline(always)]
+fn hit_at(ray: &Ray, toi: Real, normal: Vector, inside: bool) -> RayCast {
+    RayCast {
+        hit: Some(RayHit {
+            toi,
+            point: ray.point_at(toi),
+            normal,
+            inside,
+        }),
+        status: QueryStatus::Converged,
+        iterations: 0,
     }
+}
+
+/// [`from_span`]'s rule on a world-frame chord `[t_in, t_out]`: `normal(t)` is the world
+/// normal at the time the answer uses (computed for that one only), `entry` when that is
+/// `t_in`.
+#[inline(always)]
+fn chord_answer(
+    ray: &Ray,
+    t_in: Real,
+    t_out: Real,
+    options: &RayOptions,
+    normal: impl Fn(Real, bool) -> Vector,
+) -> RayCast {
+    if !(t_out >= 0.0) {
+        return MISS;
+    }
+    if t_in <= 0.0 {
+        if options.solid {
+            return hit_at(ray, 0.0, -ray.dir.normalize(), true);
+        }
+        if t_out <= options.max_toi {
+            return hit_at(ray, t_out, normal(t_out, false), true);
+        }
+        return MISS;
+    }
+    if t_in <= options.max_toi {
+        return hit_at(ray, t_in, normal(t_in, true), false);
+    }
+    MISS
+}
+
+/// The outward unit normal of a round surface of radius `r` at the offset `q` from its
+/// centre or axis: `q / r` when `‖q‖² = r²` up to rounding
+/// ([`tolerance::RADIAL_BY_RADIUS`]), else [`radial`]'s normalisation (a far origin's
+/// rounding in `q`, a radius too small to square).
+#[inline(always)]
+fn round_normal(q: Vector, r: Real, d: Vector) -> Vector {
+    let (l2, r2) = (q.length_squared(), r * r);
+    if (l2 - r2).abs() <= tolerance::RADIAL_BY_RADIUS * r2 && r2 >= Real::MIN_POSITIVE {
+        q * r.recip()
+    } else {
+        radial(q, r, d)
+    }
+}
+
+/// The ray at a ball of radius `r` centred at `center` (world frame): [`ball_span`]'s
+/// chord, the normal radial, all in the world frame (a ball has no orientation).
+fn sphere_ray(r: Real, center: Point, ray: &Ray, options: &RayOptions) -> RayCast {
+    let (o, d) = (ray.origin - center, ray.dir);
+    let inv_dd = 1.0 / d.dot(d);
+    let tc = -o.dot(d) * inv_dd;
+    let p = o + d * tc;
+    let h2 = r * r - p.length_squared();
+    if !(h2 >= 0.0) {
+        return MISS;
+    }
+    let half = (h2 * inv_dd).sqrt();
+    chord_answer(ray, tc - half, tc + half, options, |t, _| {
+        round_normal(o + d * t, r, d)
+    })
+}
+
+/// The ray at a box of half extents `h` placed at `pose`: the slabs `|x_i| ≤ h_i` (Kay
+/// and Kajiya) in the box's frame (origin and direction moved there by the rows of the
+/// rotation matrix), all three at once and without a branch per axis (random rays make
+/// such branches unpredictable): entry the latest slab entry, exit the earliest slab
+/// exit. A direction parallel to a slab (a zero component) keeps the line in it for all
+/// times or never, selected in place of its quotients (which would be `0 · ∞` on the
+/// face). The face normal is `±` the entry (exit) axis's column of the matrix, the local
+/// unit axis rotated back exactly; ties go to the earlier axis.
+fn box_ray(h: Vector, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
+    let m = Matrix3::from_quat(pose.rotation());
+    let to_local = |v: Vector| Vector::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v));
+    let o = to_local(ray.origin - pose.translation());
+    let d = to_local(ray.dir);
+    let inv = Vector::ONE / d;
+    let (t1, t2) = ((-h - o) * inv, (h - o) * inv);
+    let parallel = d.cmpeq(Vector::ZERO);
+    let within = o.abs().cmple(h);
+    let all = Vector::splat(Real::INFINITY);
+    // Parallel and within the slab: all times; parallel and outside: none.
+    let lo = Vector::select(parallel, Vector::select(within, -all, all), t1.min(t2));
+    let hi = Vector::select(parallel, Vector::select(within, all, -all), t1.max(t2));
+    let (t_in, t_out) = (lo.max_element(), hi.min_element());
+    if !(t_in <= t_out) {
+        return MISS;
+    }
+    if t_in == Real::NEG_INFINITY {
+        // Parallel to every slab, inside them all (a direction rounded to zero in the
+        // box's frame): the whole line is inside.
+        return if options.solid {
+            hit_at(ray, 0.0, -ray.dir.normalize(), true)
+        } else {
+            MISS
+        };
+    }
+    chord_answer(ray, t_in, t_out, options, |_, entry| {
+        // Entering through the face the direction points into, leaving through the
+        // other.
+        let (a, s) = if entry {
+            let a = if lo.x >= lo.y && lo.x >= lo.z {
+                0
+            } else if lo.y >= lo.z {
+                1
+            } else {
+                2
+            };
+            (a, -d[a].signum())
+        } else {
+            let a = if hi.x <= hi.y && hi.x <= hi.z {
+                0
+            } else if hi.y <= hi.z {
+                1
+            } else {
+                2
+            };
+            (a, d[a].signum())
+        };
+        m.col(a) * s
+    })
+}
+
+/// The ray at a capsule (half height `hh` of its segment along its local y axis, radius
+/// `r`) placed at `pose`, in the world frame: the capsule's closed form (module notes)
+/// needs of the ray only its components along the axis `a` (the rotated y axis, one
+/// column of the rotation) and across it, which are the same in either frame, so only
+/// `a` is worked out of the rotation; the normal is radial from the segment, already a
+/// world vector.
+fn capsule_ray(hh: Real, r: Real, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
+    let q = pose.rotation();
+    // The rotated y axis (the middle column of the rotation matrix).
+    let a = Vector::new(
+        2.0 * (q.x * q.y - q.w * q.z),
+        1.0 - 2.0 * (q.x * q.x + q.z * q.z),
+        2.0 * (q.y * q.z + q.w * q.x),
+    );
+    let (o, d) = (ray.origin - pose.translation(), ray.dir);
+    let (oy, dy) = (o.dot(a), d.dot(a));
+    let (o2, d2) = (o - a * oy, d - a * dy);
+    let up = a * hh;
+    let inv_dd = 1.0 / d2.length_squared();
+    let (t_in, t_out) = if !(inv_dd < Real::INFINITY) {
+        // Along the axis (no component across it to divide by): the balls bound it.
+        match union_of_balls(o, d, up, r) {
+            Ok(Some(s)) => (s.t_in, s.t_out),
+            _ => return MISS,
+        }
+    } else {
+        // The infinite cylinder's chord, as the ball's across the axis.
+        let tc = -o2.dot(d2) * inv_dd;
+        let p = o2 + d2 * tc;
+        let h2 = r * r - p.length_squared();
+        if !(h2 >= 0.0) {
+            return MISS;
+        }
+        let half = (h2 * inv_dd).sqrt();
+        // The capsule lies in the tube, so the line meets it, if at all, while inside
+        // the tube. Where the line enters the tube above the top (below the bottom),
+        // the capsule's points on it are the top (bottom) ball's: crossing `y = ±hh`
+        // inside the tube happens inside that ball's disc. So each end is the tube's
+        // when it lies in the slab `|y| ≤ hh`, else that of the ball on its side, and a
+        // missed ball is a missed capsule: one square root for a side hit, not three.
+        // (Working out both balls' chords and selecting the ends, without a branch,
+        // measured slower: two more square roots cost more than the mispredictions.)
+        let end = |t: Real, entry: bool| -> Option<Real> {
+            let y = oy + dy * t;
+            if y.abs() <= hh {
+                return Some(t);
+            }
+            let c = if y > hh { up } else { -up };
+            let b = ball_span(o - c, d, r)?;
+            Some(if entry { b.t_in } else { b.t_out })
+        };
+        let Some(t_in) = end(tc - half, true) else {
+            return MISS;
+        };
+        let Some(t_out) = end(tc + half, false) else {
+            return MISS;
+        };
+        (t_in, t_out)
+    };
+    chord_answer(ray, t_in, t_out, options, |t, _| {
+        let p = o + d * t;
+        round_normal(p - a * p.dot(a).clamp(-hh, hh), r, d)
+    })
+}
+
+/// [`cast_ray`] for the shapes answered in their local frame: cylinders, cones, hulls
+/// and the GJK ray cast (kept out of line: the dispatch above stays short).
+#[inline(never)]
+fn local_ray(shape: &Shape, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
     // The rotation as a matrix: its columns are the local axes in the world, so the
     // world-to-local map is three dot products with them, and the normal comes back as
     // one matrix product (cheaper than three quaternion rotations).
@@ -428,14 +563,6 @@ pub fn cast_ray(
     let o = to_local(ray.origin - pose.translation());
     let d = to_local(ray.dir);
     let local = match shape {
-        Shape::Cuboid(c) => from_span(box_span(o, d, c.half_extents()), d, options, |_| Vector::Y),
-        Shape::Capsule(c) => {
-            let (h, r) = (c.half_height(), c.radius());
-            from_span(capsule_span(o, d, h, r), d, options, |t| {
-                let p = o + d * t;
-                radial(p - Vector::new(0.0, p.y.clamp(-h, h), 0.0), r, d)
-            })
-        }
         Shape::Cylinder(c) => {
             let r = c.radius();
             from_span(cylinder_span(o, d, c.half_height(), r), d, options, |t| {
@@ -447,16 +574,16 @@ pub fn cast_ray(
             Some(k) => from_span(cone_span(o, d, c.half_height(), k), d, options, |t| {
                 ray_cone::side_normal(o + d * t, k)
             }),
-            None => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
+            None => return gjk_ray(shape, o, d, ray, &m, options),
         },
         Shape::Convex(c) if !c.face_planes().is_empty() => match clip_span(c.face_planes(), o, d) {
             // Every normal of the span is a face's.
             Some(span) => from_span(span, d, options, |_| Vector::Y),
-            None => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
+            None => return gjk_ray(shape, o, d, ray, &m, options),
         },
-        _ => return Ok(gjk_ray(shape, o, d, ray, &m, options)),
+        _ => return gjk_ray(shape, o, d, ray, &m, options),
     };
-    Ok(finish(local, ray, Some(&m), QueryStatus::Converged, 0))
+    finish(local, ray, Some(&m), QueryStatus::Converged, 0)
 }
 
 /// Whether the ray and `max_toi` are valid input (see [`Ray::check`] and
