@@ -20,14 +20,14 @@ extern crate minkowski_f64 as minkowski;
 
 mod common;
 
+use common::static_sets::{grid_mesh_at, Cells};
 use common::{random_shape, Rng};
 use minkowski::bounding::Aabb;
 use minkowski::query::compound::{self as cq, Collider};
 use minkowski::query::static_geometry::{self as sg, Placed, TriangleFeature};
 use minkowski::query::{Motion, QueryOptions};
 use minkowski::shape::{
-    Capsule, Compound, Cuboid, HeightField, MeshTriangle, Shape, TriMesh, TriMeshFlags, Triangle,
-    TriangleSet,
+    Capsule, Compound, Cuboid, HeightField, MeshTriangle, Shape, Triangle, TriangleSet,
 };
 use minkowski::{Pose, Real, Rotation, Vector};
 use std::ops::ControlFlow;
@@ -617,43 +617,15 @@ fn features_are_reported() {
     assert!((c.contact.distance + 0.01).abs() < 1e-4);
 }
 
-/// A grid mesh over `[x0, x0 + n·cell] × [z0, z0 + n·cell]` at height `h(x, z)`, the
-/// cells split along alternating diagonals (unlike a heightfield's fixed split).
-fn grid_mesh(n: usize, cell: Real, x0: Real, z0: Real, h: impl Fn(Real, Real) -> Real) -> TriMesh {
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            let (x, z) = (x0 + j as Real * cell, z0 + i as Real * cell);
-            vertices.push(Vector::new(x, h(x, z), z));
-        }
-    }
-    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-    let mut indices = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
-            // Counter-clockwise seen from above: (a, c, b) has normal +y.
-            if (i + j) % 2 == 0 {
-                indices.push([a, c, b]);
-                indices.push([b, c, d]);
-            } else {
-                indices.push([a, c, d]);
-                indices.push([a, d, b]);
-            }
-        }
-    }
-    TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap()
-}
-
 #[test]
 fn no_ghost_normals_on_tiled_and_ridged_meshes() {
     let n = ghost_positions();
-    let floor = grid_mesh(40, 0.25, 0.0, 0.0, |_, _| 0.0);
+    let floor = grid_mesh_at(40, 0.25, (0.0, 0.0), Cells::Alternating, |_, _| 0.0);
     let (bad, seen) = flat_ghosts(&[(&floor, Pose::IDENTITY)], n, (1.5, 8.5), (1.5, 8.5), 50);
     assert_eq!(bad, 0, "tiled mesh: {bad} ghost normals of {seen}");
     // Two meshes side by side (their shared rim stitched).
-    let a = grid_mesh(20, 0.25, 0.0, 0.0, |_, _| 0.0);
-    let b = grid_mesh(20, 0.25, 5.0, 0.0, |_, _| 0.0);
+    let a = grid_mesh_at(20, 0.25, (0.0, 0.0), Cells::Alternating, |_, _| 0.0);
+    let b = grid_mesh_at(20, 0.25, (5.0, 0.0), Cells::Alternating, |_, _| 0.0);
     let (bad, seen) = flat_ghosts(
         &[(&a, Pose::IDENTITY), (&b, Pose::IDENTITY)],
         n,
@@ -680,7 +652,7 @@ fn mesh_queries_match_the_compound_of_its_triangles() {
     let mut rng = Rng::new(23);
     let mut hr = Rng::new(24);
     let bumps: Vec<Real> = (0..81).map(|_| hr.range(-0.4, 0.4) as Real).collect();
-    let mesh = grid_mesh(8, 0.5, -2.0, -2.0, |x, z| {
+    let mesh = grid_mesh_at(8, 0.5, (-2.0, -2.0), Cells::Alternating, |x, z| {
         let (j, i) = (
             ((x + 2.0) / 0.5).round() as usize,
             ((z + 2.0) / 0.5).round() as usize,

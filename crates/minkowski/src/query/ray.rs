@@ -164,6 +164,7 @@ pub(super) struct Span {
 
 /// The chord of the ball `‖x‖ ≤ r` on the line (see the module notes). Its normals are
 /// left zero: radial, they are computed only for the end the answer uses.
+#[inline(always)]
 fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
     // One division, off the path of the square root.
     let inv_dd = 1.0 / d.dot(d);
@@ -413,15 +414,10 @@ fn round_normal(q: Vector, r: Real, d: Vector) -> Vector {
 /// chord, the normal radial, all in the world frame (a ball has no orientation).
 fn sphere_ray(r: Real, center: Point, ray: &Ray, options: &RayOptions) -> RayCast {
     let (o, d) = (ray.origin - center, ray.dir);
-    let inv_dd = 1.0 / d.dot(d);
-    let tc = -o.dot(d) * inv_dd;
-    let p = o + d * tc;
-    let h2 = r * r - p.length_squared();
-    if !(h2 >= 0.0) {
+    let Some(s) = ball_span(o, d, r) else {
         return MISS;
-    }
-    let half = (h2 * inv_dd).sqrt();
-    chord_answer(ray, tc - half, tc + half, options, |t, _| {
+    };
+    chord_answer(ray, s.t_in, s.t_out, options, |t, _| {
         round_normal(o + d * t, r, d)
     })
 }

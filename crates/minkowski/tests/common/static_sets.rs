@@ -31,10 +31,23 @@ pub enum Cells {
 /// `h(x, z)`, its cells split as `cells` says.
 pub fn grid_mesh(n: usize, s: Real, cells: Cells, h: impl Fn(Real, Real) -> Real) -> TriMesh {
     let o = -(n as Real) * s * 0.5;
+    grid_mesh_at(n, s, (o, o), cells, h)
+}
+
+/// A grid mesh of `n × n` cells of size `s` over `[x0, x0 + n·s] × [z0, z0 + n·s]`,
+/// height `h(x, z)`, its cells split as `cells` says (counter-clockwise seen from
+/// above: normals up).
+pub fn grid_mesh_at(
+    n: usize,
+    s: Real,
+    (x0, z0): (Real, Real),
+    cells: Cells,
+    h: impl Fn(Real, Real) -> Real,
+) -> TriMesh {
     let mut vertices = Vec::new();
     for i in 0..=n {
         for j in 0..=n {
-            let (x, z) = (o + j as Real * s, o + i as Real * s);
+            let (x, z) = (x0 + j as Real * s, z0 + i as Real * s);
             vertices.push(Vector::new(x, h(x, z), z));
         }
     }
