@@ -167,7 +167,13 @@ pub(super) struct Span {
 #[inline(always)]
 fn ball_span(o: Point, d: Vector, r: Real) -> Option<Span> {
     // One division, off the path of the square root.
-    let inv_dd = 1.0 / d.dot(d);
+    ball_chord(o, d, 1.0 / d.dot(d), r)
+}
+
+/// [`ball_span`] with `inv_dd = 1 / d·d` already worked out (a caller that needs it
+/// first, to tell a line along an axis, divides once).
+#[inline(always)]
+fn ball_chord(o: Point, d: Vector, inv_dd: Real, r: Real) -> Option<Span> {
     let tc = -o.dot(d) * inv_dd;
     let p = o + d * tc;
     let h2 = r * r - p.length_squared();
@@ -509,13 +515,9 @@ fn capsule_ray(hh: Real, r: Real, pose: &Pose, ray: &Ray, options: &RayOptions) 
         }
     } else {
         // The infinite cylinder's chord, as the ball's across the axis.
-        let tc = -o2.dot(d2) * inv_dd;
-        let p = o2 + d2 * tc;
-        let h2 = r * r - p.length_squared();
-        if !(h2 >= 0.0) {
+        let Some(tube) = ball_chord(o2, d2, inv_dd, r) else {
             return MISS;
-        }
-        let half = (h2 * inv_dd).sqrt();
+        };
         // The capsule lies in the tube, so the line meets it, if at all, while inside
         // the tube. Where the line enters the tube above the top (below the bottom),
         // the capsule's points on it are the top (bottom) ball's: crossing `y = ±hh`
@@ -533,10 +535,10 @@ fn capsule_ray(hh: Real, r: Real, pose: &Pose, ray: &Ray, options: &RayOptions) 
             let b = ball_span(o - c, d, r)?;
             Some(if entry { b.t_in } else { b.t_out })
         };
-        let Some(t_in) = end(tc - half, true) else {
+        let Some(t_in) = end(tube.t_in, true) else {
             return MISS;
         };
-        let Some(t_out) = end(tc + half, false) else {
+        let Some(t_out) = end(tube.t_out, false) else {
             return MISS;
         };
         (t_in, t_out)
