@@ -137,7 +137,12 @@ impl SceneCli {
         if self.layout == "seed000" {
             match a.seed000_array {
                 Some(n) if (1..=minkowski::scene::MAX_SEED000_ARRAY).contains(&n) => {}
-                Some(_) => return Err("--array must be between 1 and 1000".into()),
+                Some(_) => {
+                    return Err(format!(
+                        "--array must be between 1 and {}",
+                        minkowski::scene::MAX_SEED000_ARRAY
+                    ))
+                }
                 None => return Err("--layout seed000 needs --array A (the seed used 2..18)".into()),
             }
         } else if a.seed000_array.is_some() {

@@ -198,16 +198,11 @@ impl HeightField {
         let steepest = 1.0 / crate::tolerance::DEGENERATE_TRIANGLE;
         for (k, &h) in heights.iter().enumerate() {
             let (i, j) = (k / cols, k % cols);
-            let across = [
-                (j + 1 < cols, k + 1, cell_size[0]),
-                (i + 1 < rows, k + cols, cell_size[1]),
-            ];
-            for (inside, next, side) in across {
-                let slope = if inside {
-                    (heights[next] - h).abs() / side
-                } else {
-                    0.0
-                };
+            // The neighbours along +x and +z, where the grid has them.
+            let along_x = (j + 1 < cols).then(|| (heights[k + 1], cell_size[0]));
+            let along_z = (i + 1 < rows).then(|| (heights[k + cols], cell_size[1]));
+            for (next, side) in along_x.into_iter().chain(along_z) {
+                let slope = (next - h).abs() / side;
                 if slope > steepest {
                     return Err(HeightFieldError::BadParameter {
                         field: "slope",
