@@ -225,9 +225,11 @@ impl Statics {
         }
     }
 
-    /// The live statics' slots, by index.
-    fn live_indices(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots.iter().map(|(k, _, _)| k)
+    /// The live statics: slot index, handle and entry, by index.
+    fn live(&self) -> impl Iterator<Item = (u32, StaticHandle, &Entry)> + '_ {
+        self.slots
+            .iter()
+            .map(|(index, generation, e)| (index, StaticHandle { index, generation }, e))
     }
 
     /// The live static in slot `k`, if any.
@@ -303,10 +305,7 @@ impl World {
     /// Every live static: its handle, shape and pose, by index.
     pub fn statics(&self) -> impl Iterator<Item = (StaticHandle, &StaticShape, &Pose)> + '_ {
         let st = &self.statics;
-        st.live_indices().filter_map(move |k| {
-            let e = st.at(k)?;
-            Some((st.handle(k), &e.shape, &e.pose))
-        })
+        st.live().map(|(_, h, e)| (h, &e.shape, &e.pose))
     }
 
     /// Number of statics.
@@ -374,9 +373,7 @@ impl World {
         filter: &'a super::QueryFilter<'_>,
     ) -> impl Iterator<Item = Considered<'a>> + 'a {
         let st = &self.statics;
-        st.live_indices().filter_map(move |k| {
-            let e = st.at(k)?;
-            let h = st.handle(k);
+        st.live().filter_map(move |(_, h, e)| {
             filter
                 .accepts_static(h, e.groups, e.user_data)
                 .then_some((h, &e.shape, &e.pose))
@@ -396,7 +393,7 @@ impl World {
         let margin = self.options.contact_margin;
         // Candidates: for each object, the statics (in index order) whose boxes meet its
         // box and whose groups interact with its own.
-        let live: Vec<u32> = st.live_indices().collect();
+        let live: Vec<(u32, &Entry)> = st.live().map(|(k, _, e)| (k, e)).collect();
         let mut flat: Vec<u32> = Vec::new();
         let mut jobs: Vec<Job> = Vec::new();
         if !live.is_empty() {
@@ -410,11 +407,9 @@ impl World {
                 };
                 let g = self.groups[i];
                 let start = flat.len();
-                for &k in &live {
-                    if let Some(e) = st.at(k) {
-                        if g.interacts_with(&e.groups) && e.reach.meets(&b) {
-                            flat.push(k);
-                        }
+                for &(k, e) in &live {
+                    if g.interacts_with(&e.groups) && e.reach.meets(&b) {
+                        flat.push(k);
                     }
                 }
                 if flat.len() > start {
@@ -524,14 +519,11 @@ impl World {
         let mut out = Vec::new();
         for (object, shape, pose) in self.iter() {
             let g = self.groups[object.index as usize];
-            let ks: Vec<u32> = st
-                .live_indices()
-                .filter(|&k| st.at(k).is_some_and(|e| g.interacts_with(&e.groups)))
-                .collect();
-            let list: Vec<(&StaticShape, Pose)> = ks
-                .iter()
-                .filter_map(|&k| st.at(k).map(|e| (&e.shape, e.pose)))
-                .collect();
+            let (ks, list): (Vec<u32>, Vec<(&StaticShape, Pose)>) = st
+                .live()
+                .filter(|(_, _, e)| g.interacts_with(&e.groups))
+                .map(|(k, _, e)| (k, (&e.shape, e.pose)))
+                .unzip();
             if list.is_empty() {
                 continue;
             }
