@@ -281,6 +281,20 @@ pub const RAY_GRAZING: Real = 3.5e-4;
 #[cfg(minkowski_f64)]
 pub const RAY_GRAZING: Real = 1.5e-8;
 
+/// How far (relative to a hull's size, the diagonal of its box) the corners of the
+/// polyhedron bounded by a [`crate::shape::ConvexPolyhedron`]'s rounded face planes may
+/// provably lie from its vertices for the ray cast to clip against those planes; beyond
+/// it (hulls flat to rounding, knife edges, needle tips, where faces fold back on each
+/// other) the planes are dropped and the GJK ray cast answers. 2⁻¹² (f32, about `√ε`),
+/// 2⁻³⁰ (f64, well below the accuracy f64 answers are held to); on ordinary hulls the
+/// bound is a few `ε`, far below either.
+#[cfg(not(minkowski_f64))]
+pub const PLANE_CLIP_DRIFT: Real = 1.0 / 4096.0;
+/// How far the corners of a hull's rounded face planes may lie from its vertices for
+/// the ray cast to clip against them (see the f32 build's documentation): 2⁻³⁰.
+#[cfg(minkowski_f64)]
+pub const PLANE_CLIP_DRIFT: Real = 1.0 / 1_073_741_824.0;
+
 /// How far `‖q‖²` may be from `r²` (relative, `8 ε`) for a round surface's normal at
 /// the offset `q` from its centre or axis to be taken as `q / r` (unit within `4 ε`;
 /// `1 / r` is worked out off the chain of dependent square roots and divisions) rather

@@ -79,20 +79,26 @@ fn first_zero(f: impl Fn(f64) -> f64, t_max: f64, zero: f64) -> Option<f64> {
     Some(hi)
 }
 
-/// The minimum of a convex `f` on `[0, t_max]` (golden section).
+/// The minimum of a convex `f` on `[0, t_max]` (golden section), as the least value
+/// sampled: where `f` is zero on a chord, the search can walk off its end, and on a
+/// needle the oracle's distance just beyond it carries the noise of the needle's sliver
+/// triangles.
 fn min_of(f: impl Fn(f64) -> f64, t_max: f64) -> f64 {
     let g = 0.5 * (5f64.sqrt() - 1.0);
     let (mut lo, mut hi) = (0.0, t_max);
+    let mut least = f(0.0).min(f(t_max));
     for _ in 0..200 {
         let m1 = hi - g * (hi - lo);
         let m2 = lo + g * (hi - lo);
-        if f(m1) < f(m2) {
+        let (f1, f2) = (f(m1), f(m2));
+        least = least.min(f1).min(f2);
+        if f1 < f2 {
             hi = m2;
         } else {
             lo = m1;
         }
     }
-    f(0.5 * (lo + hi)).min(f(0.0)).min(f(t_max))
+    least.min(f(0.5 * (lo + hi)))
 }
 
 /// A random ray aimed near `shape` (placed at `placed`): from 2 to 4 sizes away,
@@ -1039,7 +1045,7 @@ fn check_special_ray(
         if clear > tol(scale) {
             assert!(
                 got.hit.is_none(),
-                "{what} {shape:?} {ray:?}: the oracle stays {clear} away, got {got:?}"
+                "{what} {pose:?} {shape:?} {ray:?}: the oracle stays {clear} away, got {got:?}"
             );
         }
     }
@@ -1310,6 +1316,142 @@ fn hull_rays_match_the_oracle_on_vertices_edges_and_faces() {
         }
     }
     assert!(judged * 10 > total * 7, "{judged} of {total}");
+}
+
+/// Hulls whose faces fold back on each other, where the rounded face planes bound much
+/// more than the hull (query/cyrus_beck.rs; found by fuzzing: a tetrahedron flat to
+/// f32 rounding was "hit" 447 away from it): polygons lifted out of their plane by
+/// 0 to 1e-3 of their size (rounding to `Real` lifts even the exact ones), knife-edged
+/// tetrahedra and needle pyramids of sharpness 1e-1 to 1e-7, at three scales, against
+/// the f64 distance oracle. Rays: random; aimed at a vertex; in the sliver's plane, or
+/// crossing it, beside the hull (missing it); across it through its centre.
+#[test]
+fn hull_rays_on_flat_knife_and_needle_hulls_match_the_oracle() {
+    let mut rng = Rng::new(0x5117e7);
+    let mut judged = 0;
+    let mut total = 0;
+    for case in 0..90 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let thin = [0.0, 1e-7, 1e-5, 1e-3, 1e-1][case / 3 % 5];
+        let kind = case / 15 % 3;
+        // Local points (units of the size); the sliver's plane is z = 0 for the flat
+        // polygons and the knife, the needle runs along z.
+        let local: Vec<DVec3> = match kind {
+            0 => (0..4 + rng.below(8))
+                .map(|_| {
+                    let a = rng.range(0.0, std::f64::consts::TAU);
+                    let r = rng.range(0.3, 1.0);
+                    DVec3::new(r * a.cos(), r * a.sin(), rng.range(-1.0, 1.0) * thin)
+                })
+                .collect(),
+            1 => vec![
+                DVec3::new(-1.0, 0.0, 0.0),
+                DVec3::new(1.0, 0.0, 0.0),
+                DVec3::new(0.0, 1.0, thin),
+                DVec3::new(0.0, 1.0, -thin),
+            ],
+            _ => {
+                let w = thin.max(1e-9);
+                vec![
+                    DVec3::new(-w, -w, -1.0),
+                    DVec3::new(w, -w, -1.0),
+                    DVec3::new(w, w, -1.0),
+                    DVec3::new(-w, w, -1.0),
+                    DVec3::new(0.0, 0.0, 1.0),
+                ]
+            }
+        };
+        // Off the origin, as the fuzzed hull was: planes' offsets carry rounding too.
+        let shift = rng.dir() * 2.0;
+        let pts: Vec<Vector> = local.iter().map(|p| v3((*p + shift) * size)).collect();
+        let Ok(hull) = minkowski::shape::ConvexPolyhedron::new(pts) else {
+            continue;
+        };
+        let verts: Vec<DVec3> = hull.points().iter().map(|p| d3(*p)).collect();
+        let shape = Shape::from(hull);
+        let pose = random_pose(&mut rng, 3.0 * size);
+        let placed = Placed::new(OShape::Points(verts.clone()), &pose);
+        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
+        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
+        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let centre = verts.iter().copied().sum::<DVec3>() / verts.len() as f64;
+        let s = rng.range(0.5, 2.0);
+        let mut rays = Vec::new();
+        let v = verts[rng.below(verts.len())];
+        let from = centre + rng.dir() * 3.0 * size;
+        rays.push(("through a vertex", ray(from, (v - from) * s)));
+        // In the sliver's plane (z), passing 2 to 6 sizes beside it.
+        let (a, b) = (DVec3::X, DVec3::Y);
+        let beside = centre + (a * rng.range(-1.0, 1.0) + b * rng.range(2.0, 6.0)) * size;
+        rays.push((
+            "in its plane, beside it",
+            ray(beside - a * 4.0 * size, (a + b * rng.range(-0.2, 0.2)) * s),
+        ));
+        // Crossing the sliver's plane 2 to 6 sizes beside it, at a random angle.
+        for _ in 0..2 {
+            let angle = rng.range(0.0, std::f64::consts::TAU);
+            let at = centre + (a * angle.cos() + b * angle.sin()) * rng.range(2.0, 6.0) * size;
+            let dir = (DVec3::Z * rng.range(0.2, 1.0) + rng.dir() * 0.5).normalize();
+            rays.push((
+                "crossing its plane beside it",
+                ray(at - dir * 3.0 * size, dir * s),
+            ));
+        }
+        // Across the flat sliver's plane; across the needle (along it, where it enters
+        // is decided by rounding).
+        let across = if kind == 2 { DVec3::X } else { DVec3::Z };
+        rays.push((
+            "across it, through its centre",
+            ray(centre + across * 3.0 * size, -across * s),
+        ));
+        for _ in 0..3 {
+            rays.push(("random", random_ray(&mut rng, &placed, size)));
+        }
+        for (what, ray) in &rays {
+            total += 1;
+            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged * 10 > total * 3, "{judged} of {total}");
+}
+
+/// The other side of the test above: hulls whose faces meet at clear angles keep the
+/// plane clipping (a ray answered without GJK iterations) — random hulls of 4 to 200
+/// points on a sphere, boxes of aspect up to 1000, far from the origin as well.
+#[test]
+fn ordinary_hulls_keep_their_plane_clipping() {
+    let mut rng = Rng::new(0xc11b);
+    for case in 0..60 {
+        let size = [1e-3, 1.0, 1e3][case % 3];
+        let shift = rng.dir() * [0.0, 10.0, 1000.0][case / 3 % 3] * size;
+        let local: Vec<DVec3> = if case % 2 == 0 {
+            (0..4 + rng.below(197)).map(|_| rng.dir()).collect()
+        } else {
+            let e = DVec3::new(1.0, rng.range(1e-3, 1.0), rng.range(1e-3, 1.0));
+            (0..8)
+                .map(|i| {
+                    let s = |b: usize| if i >> b & 1 == 1 { 1.0 } else { -1.0 };
+                    DVec3::new(s(0) * e.x, s(1) * e.y, s(2) * e.z)
+                })
+                .collect()
+        };
+        let pts: Vec<Vector> = local.iter().map(|p| v3(*p * size + shift)).collect();
+        let hull = minkowski::shape::ConvexPolyhedron::new(pts).unwrap();
+        let n = hull.points().len();
+        let shape = Shape::from(hull);
+        let pose = random_pose(&mut rng, 3.0 * size);
+        let ray = Ray::new(
+            pose.transform_point(v3(shift + DVec3::X * 5.0 * size)),
+            pose.transform_vector(-Vector::X),
+        );
+        let got = cast_ray(&shape, &pose, &ray, &RayOptions::default()).unwrap();
+        assert_eq!(
+            got.iterations, 0,
+            "case {case}: a hull of {n} vertices went to GJK: {got:?}"
+        );
+    }
 }
 
 /// The closed forms `cast_ray` sends spheres, boxes and capsules to directly (the

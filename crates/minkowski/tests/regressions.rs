@@ -1334,3 +1334,54 @@ fn tiny_triangle_on_a_hull_edge_gets_a_separating_normal() {
     assert_contact(&tri, &p, &hull, &p, 0.0, tol);
     assert_contact(&hull, &p, &tri, &p, 0.0, tol);
 }
+
+/// Found by fuzzing (f32; seed `ray-hit-point-447-off-shape`): a tetrahedron 0.005
+/// across whose four corners lie on one plane to f32 rounding (a quad, kept solid by
+/// the exact predicates) was "hit" by a ray passing more than 100 away, at a point 447
+/// from it. Its four face planes are that plane three times (two ways) and one side: the
+/// rounded planes bound an unbounded slab, which the plane clipping (`cyrus_beck`)
+/// answered for. A hull now keeps its planes only when they provably pin its vertices
+/// (`tolerance::PLANE_CLIP_DRIFT`); this one goes to the GJK ray cast. Exact: the ray
+/// misses (its line passes every corner by more than 100), and a ray down the quad's
+/// normal through its centroid hits the quad there.
+#[test]
+fn ray_past_a_hull_flat_to_rounding_misses_it() {
+    let corners = [
+        Vector::new(0.0052792523, 0.0025977273, 0.0025977273),
+        Vector::new(0.0025977273, 0.0052792523, 0.0025977273),
+        Vector::new(0.0025977273, -8.3797655e-5, -8.3797655e-5),
+        Vector::new(0.0025977273, 8.3797655e-5, 0.0),
+    ];
+    let shape = Shape::from(ConvexPolyhedron::new(corners.to_vec()).unwrap());
+    let rotation = Rotation::from_xyzw(0.3178506, 0.54740936, 0.54740936, 0.54740936);
+    let pose = Pose::new(rotation.normalize(), Vector::new(-12.927898, 0.0, 0.0)).unwrap();
+    let opts = query::RayOptions {
+        max_toi: 4.0,
+        solid: false,
+    };
+    let ray = query::Ray::new(
+        Vector::new(120.660385, -4.3092995, -4.3092995),
+        Vector::new(-4.3092995, 133.58829, 4.3092995),
+    );
+    // The oracle: the line's distance to every corner (f64).
+    let (o, d) = (d3(ray.origin), d3(ray.dir).normalize());
+    for c in corners {
+        let q = d3(pose.transform_point(c)) - o;
+        assert!((q - d * q.dot(d)).length() > 100.0);
+    }
+    for solid in [false, true] {
+        let got = query::cast_ray(&shape, &pose, &ray, &query::RayOptions { solid, ..opts });
+        assert!(got.unwrap().hit.is_none(), "solid {solid}");
+    }
+    // Down the normal (−1, −1, 2)/√6 through the centroid, from 1 away.
+    let centroid = corners.iter().fold(Vector::ZERO, |s, c| s + *c) / 4.0;
+    let n = pose.transform_vector(Vector::new(-1.0, -1.0, 2.0).normalize());
+    let at = pose.transform_point(centroid);
+    let ray = query::Ray::new(at + n, -n);
+    let hit = query::cast_ray(&shape, &pose, &ray, &opts)
+        .unwrap()
+        .hit
+        .unwrap();
+    assert!((hit.point - at).length() < 1e-5, "{hit:?}");
+    assert!((hit.toi - 1.0).abs() < 1e-5, "{hit:?}");
+}

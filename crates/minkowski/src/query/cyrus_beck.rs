@@ -24,8 +24,13 @@
 //! (about 60 faces) than stopping early behind mispredicted branches.
 //!
 //! Each time is one division of rounded numbers; the planes themselves are the faces'
-//! to rounding ([`crate::shape::ConvexPolyhedron`]'s plane notes), so the answer is the
-//! hull's to a few `ε` of its size.
+//! to rounding ([`crate::shape::ConvexPolyhedron`]'s plane notes). Rounded planes bound
+//! the hull only where they meet at clear angles: where faces fold back on each other
+//! (a hull flat to rounding, whose faces on both sides share one plane, bounds an
+//! unbounded slab) their corners can lie far from the hull's. A hull keeps its planes
+//! only when every corner provably lies within
+//! [`PLANE_CLIP_DRIFT`](crate::tolerance::PLANE_CLIP_DRIFT) of its size from its vertex
+//! (a few `ε` on ordinary hulls); the others go to the GJK ray cast.
 
 // Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -34,8 +39,9 @@ use super::ray::{LineSpan, Span};
 use crate::math::{Point, Real, Vector};
 use crate::shape::convex_polyhedron::FacePlane;
 
-/// Where the line `o + t d` (local frame, `d ≠ 0`) runs inside the polyhedron bounded by
-/// `planes` (non-empty): entry and exit times in units of `d` with the outward normals
+/// Where the line `o + t d` (`d ≠ 0`; the frame of the planes: the hull's local frame
+/// moved to its centre, see `FacePlane`) runs inside the polyhedron bounded by `planes`
+/// (non-empty): entry and exit times in units of `d` with the outward normals
 /// of the faces crossed there, or `Err(())` when it misses. `None` when the clipping
 /// cannot tell: no plane bounded the line on one side, which for a bounded polyhedron
 /// only happens when every `n_i · d` rounds to zero or NaN (a direction of denormal

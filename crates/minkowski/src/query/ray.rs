@@ -46,6 +46,7 @@ use super::QueryStatus;
 use crate::math::{Matrix3, Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
 use crate::shape::{PointShape, Shape, MAX_MAGNITUDE};
+use crate::support::SupportMap;
 use crate::tolerance;
 
 use super::cyrus_beck::clip_span;
@@ -574,11 +575,13 @@ fn local_ray(shape: &Shape, pose: &Pose, ray: &Ray, options: &RayOptions) -> Ray
             }),
             None => return gjk_ray(shape, o, d, ray, &m, options),
         },
-        Shape::Convex(c) if !c.face_planes().is_empty() => match clip_span(c.face_planes(), o, d) {
-            // Every normal of the span is a face's.
-            Some(span) => from_span(span, d, options, |_| Vector::Y),
-            None => return gjk_ray(shape, o, d, ray, &m, options),
-        },
+        Shape::Convex(c) if !c.face_planes().is_empty() => {
+            match clip_span(c.face_planes(), o - c.local_center(), d) {
+                // Every normal of the span is a face's.
+                Some(span) => from_span(span, d, options, |_| Vector::Y),
+                None => return gjk_ray(shape, o, d, ray, &m, options),
+            }
+        }
         _ => return gjk_ray(shape, o, d, ray, &m, options),
     };
     finish(local, ray, Some(&m), QueryStatus::Converged, 0)

@@ -64,7 +64,8 @@ struct HullAndPlanes {
     hull: ConvexHull,
     /// One plane per face of a solid hull ([`Dimension::Polyhedron`]), for the ray
     /// cast by plane clipping ([`crate::query`]'s `cyrus_beck`); empty for flat and
-    /// lower-dimensional hulls.
+    /// lower-dimensional hulls and for slivers whose rounded planes do not pin their
+    /// vertices (the ray cast then runs GJK).
     planes: Box<[FacePlane]>,
     /// Separating-axis features (issue 16): face planes and edges with their faces, for
     /// solid hulls of at most
@@ -73,53 +74,135 @@ struct HullAndPlanes {
     features: Option<PolyhedronFeatures>,
 }
 
-/// The plane of a hull face: the points `x` with `normal · x = offset` (local frame),
-/// `normal` the outward unit normal, the hull on the side `normal · x ≤ offset`.
+/// The plane of a hull face: the points `x` with `normal · (x − c) = offset`, `c` the
+/// hull's centre ([`ConvexPolyhedron::face_planes`]; local frame), `normal` the outward
+/// unit normal, the hull on the side `normal · (x − c) ≤ offset`. Relative to the
+/// centre, an offset is about the hull's size wherever the hull lies, so its rounding is
+/// the size's, not the distance to the local origin's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FacePlane {
     /// Outward unit normal.
     pub normal: Vector,
-    /// Signed distance of the plane from the local origin along `normal`.
+    /// Signed distance of the plane from the hull's centre along `normal`.
     pub offset: Real,
 }
 
-/// The planes of the faces of a solid hull (empty below [`Dimension::Polyhedron`]).
+/// The planes of the faces of a solid hull (empty below [`Dimension::Polyhedron`], and
+/// when the rounded planes do not pin the hull's vertices, see [`planes_pin_vertices`]).
 ///
 /// A face's normal is Newell's (the polygon's area vector, summed in f64 about the
 /// face's first vertex; Sutherland, Sproull and Schumacker 1974) rounded to [`Real`] and
 /// renormalised; its offset is the largest `normal · v` over the face's vertices, in
 /// f64, so that every vertex of the face lies on or below the stored plane in spite of
 /// the normal's rounding (the other vertices lie below it by the hull's convexity).
-fn face_planes(hull: &ConvexHull) -> Vec<FacePlane> {
+fn face_planes(hull: &ConvexHull, center: Point) -> Vec<FacePlane> {
     if hull.dimension() != Dimension::Polyhedron {
         return Vec::new();
     }
+    let c = glam::DVec3::new(center.x as f64, center.y as f64, center.z as f64);
     let v = |i: u32| {
         let p = hull.vertices()[i as usize];
-        glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64)
+        glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64) - c
     };
-    hull.faces()
-        .filter_map(|face| {
-            let first = v(*face.first()?);
-            let mut area = glam::DVec3::ZERO;
-            for (k, &i) in face.iter().enumerate() {
-                let a = v(i) - first;
-                let b = v(face[(k + 1) % face.len()]) - first;
-                area += a.cross(b);
+    let mut planes = Vec::with_capacity(hull.faces().len());
+    // Per face, how far below its stored plane a vertex of the face may lie.
+    let mut sag = Vec::with_capacity(hull.faces().len());
+    for face in hull.faces() {
+        let Some(&first) = face.first() else {
+            return Vec::new();
+        };
+        let first = v(first);
+        let mut area = glam::DVec3::ZERO;
+        let mut reach: f64 = 0.0;
+        for (k, &i) in face.iter().enumerate() {
+            let a = v(i) - first;
+            let b = v(face[(k + 1) % face.len()]) - first;
+            area += a.cross(b);
+            reach = reach.max(a.length());
+        }
+        // A face without a direction leaves its plane, and so the clipping, undefined.
+        let Some(n) = area.try_normalize() else {
+            return Vec::new();
+        };
+        let Some(normal) = Vector::new(n.x as Real, n.y as Real, n.z as Real).try_normalize()
+        else {
+            return Vec::new();
+        };
+        let nd = glam::DVec3::new(normal.x as f64, normal.y as f64, normal.z as f64);
+        let offset = face
+            .iter()
+            .map(|&i| nd.dot(v(i)))
+            .fold(f64::NEG_INFINITY, f64::max);
+        // The stored normal errs by its rounding to `Real` (ε) plus Newell's f64 error,
+        // `ε₆₄ L² / ‖area‖` on a sliver of extent `L`; over the face's diameter (at most
+        // `2 reach`) that tilt lowers a vertex by up to `2 reach · tilt` below the plane,
+        // and rounding the offset to `Real` moves the plane by `ε |offset|`.
+        let tilt = Real::EPSILON as f64 + f64::EPSILON * reach * reach / area.length();
+        sag.push(2.0 * reach * tilt + Real::EPSILON as f64 * offset.abs());
+        planes.push(FacePlane {
+            normal,
+            offset: offset as Real,
+        });
+    }
+    if !planes_pin_vertices(hull, &planes, &sag) {
+        return Vec::new();
+    }
+    planes
+}
+
+/// At most this many of a vertex's faces are tried for the best-conditioned three in
+/// [`planes_pin_vertices`] (560 triples; the cost stays linear in the hull).
+const PIN_MAX_FACES: usize = 16;
+
+/// Whether the polyhedron bounded by the stored (rounded) face planes is the hull to
+/// [`tolerance::PLANE_CLIP_DRIFT`](crate::tolerance::PLANE_CLIP_DRIFT) of its size, so
+/// that clipping a ray against the planes answers for the hull.
+///
+/// Each vertex `v` lies on or up to `s_f` below the stored plane of each face `f` around
+/// it (`sag`). Three of those planes with unit normals `N` (as rows) meet at the point
+/// `x` with `N (x − v) = r`, `‖r‖ ≤ √3 max s_f`; since `N`'s singular values satisfy
+/// `σ₁² + σ₂² + σ₃² = 3` and `σ₁σ₂σ₃ = |det N|`, the least is at least `|det N| / 1.5`,
+/// so `‖x − v‖ ≤ 1.5 √3 max s_f / |det N|`. The best-conditioned three (largest
+/// `|det N|`) give the plane polyhedron's corner near `v`; when that bound exceeds the
+/// drift allowed for any vertex, the planes do not pin it. This is the case of slivers
+/// whose faces fold back on each other: a hull flat to rounding (its faces on both sides
+/// share one plane, `det N ≈ 0`, and the planes bound an unbounded slab), a knife edge
+/// or a needle's tip.
+fn planes_pin_vertices(hull: &ConvexHull, planes: &[FacePlane], sag: &[f64]) -> bool {
+    let n = hull.vertices().len();
+    let mut faces_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut worst_sag = vec![0.0f64; n];
+    for (f, face) in hull.faces().enumerate() {
+        for &i in face {
+            faces_of[i as usize].push(f);
+            worst_sag[i as usize] = worst_sag[i as usize].max(sag[f]);
+        }
+    }
+    let (mut lo, mut hi) = (glam::DVec3::INFINITY, glam::DVec3::NEG_INFINITY);
+    for p in hull.vertices() {
+        let p = glam::DVec3::new(p.x as f64, p.y as f64, p.z as f64);
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let allowed = crate::tolerance::PLANE_CLIP_DRIFT as f64 * (hi - lo).length();
+    let normal = |f: usize| {
+        let m = planes[f].normal;
+        glam::DVec3::new(m.x as f64, m.y as f64, m.z as f64)
+    };
+    faces_of.iter().zip(&worst_sag).all(|(fs, &s)| {
+        let fs = &fs[..fs.len().min(PIN_MAX_FACES)];
+        let mut best: f64 = 0.0;
+        for (a, &fa) in fs.iter().enumerate() {
+            for (b, &fb) in fs.iter().enumerate().skip(a + 1) {
+                let ab = normal(fa).cross(normal(fb));
+                for &fc in &fs[b + 1..] {
+                    best = best.max(ab.dot(normal(fc)).abs());
+                }
             }
-            let n = area.try_normalize()?;
-            let normal = Vector::new(n.x as Real, n.y as Real, n.z as Real).try_normalize()?;
-            let nd = glam::DVec3::new(normal.x as f64, normal.y as f64, normal.z as f64);
-            let offset = face
-                .iter()
-                .map(|&i| nd.dot(v(i)))
-                .fold(f64::NEG_INFINITY, f64::max);
-            Some(FacePlane {
-                normal,
-                offset: offset as Real,
-            })
-        })
-        .collect()
+        }
+        // Also false on NaN and on `best = 0` (no three independent planes).
+        1.5 * 3f64.sqrt() * s <= allowed * best && best > 0.0
+    })
 }
 
 /// Cells along each side of a face of the start table's cube map (6 × 8 × 8 = 384
@@ -203,7 +286,7 @@ impl ConvexPolyhedron {
             hi = hi.max(*p);
         }
         let radius = super::farthest(vertices);
-        let planes = face_planes(&hull).into();
+        let planes = face_planes(&hull, center).into();
         let features = PolyhedronFeatures::new(&hull);
         let mut shape = Self {
             center,
@@ -270,8 +353,10 @@ impl ConvexPolyhedron {
         &self.hull.hull
     }
 
-    /// The face planes of a solid hull, in face order; empty for a flat or
-    /// lower-dimensional one.
+    /// The face planes of a solid hull, in face order, relative to
+    /// [`local_center`](SupportMap::local_center) (see [`FacePlane`]); empty for a flat
+    /// or lower-dimensional one and for slivers whose rounded planes do not pin their
+    /// vertices.
     pub(crate) fn face_planes(&self) -> &[FacePlane] {
         &self.hull.planes
     }
