@@ -254,6 +254,20 @@ fn ball_ball_casts_match_the_brute_force_on_every_branch() {
         // the two (grazing within rounding) either answer is right.
         let t_deep = first_at_or_below(d0, rel, big_r, 1.0, -tol);
         let t_near = first_at_or_below(d0, rel, big_r, 1.0, tol);
+        if !got.hit {
+            // A miss from apart has its other fields zero, as `ShapeCast` documents (the
+            // closed form builds hits and misses in one expression, zeroing the points).
+            let zero = (0.0, Vector::ZERO, Vector::ZERO, Vector::ZERO, None);
+            let fields = (
+                got.toi,
+                got.normal,
+                got.point_a,
+                got.point_b,
+                got.initial_distance,
+            );
+            assert_eq!(fields, zero, "{what}: a miss's fields");
+            assert_eq!(got.start, CastStart::Separated, "{what}");
+        }
         match (t_near, got.hit) {
             (None, true) => panic!("{what}: the gap stays above {tol}, got a hit"),
             (Some(_), false) => assert!(t_deep.is_none(), "{what}: missed a hit at {t_deep:?}"),

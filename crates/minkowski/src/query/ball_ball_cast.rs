@@ -37,7 +37,7 @@ use crate::tolerance;
 /// within `margin`; `Miss` when they never come within it, or do not approach. At a hit
 /// the normal is the unit vector from `a` towards `b` moved to the time of impact,
 /// `point_a` is `a`, `point_b` is `b + toi · r`.
-#[inline]
+#[inline(always)]
 pub(crate) fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: Real) -> LocalCast {
     let d0 = b - a;
     let mut out = LocalCast {
@@ -114,27 +114,25 @@ pub(crate) fn cast_balls_world(input: &CastInput<'_>) -> Option<Result<ShapeCast
     let va = input.motion_a.linear;
     let margin = ma + mb + input.target_distance;
     let c = balls(a0, b0, input.motion_b.linear - va, margin, input.max_toi);
-    Some(match c.end {
-        CastEnd::Miss => Ok(ShapeCast::miss(
-            CastStart::Separated,
-            c.status.into(),
-            c.iterations,
-        )),
-        CastEnd::Hit => {
-            // `balls` moved B relative to A; both move by `va · toi` more in the world.
-            let shift = va * c.toi;
-            Ok(ShapeCast {
-                hit: true,
-                toi: c.toi,
-                normal: c.normal,
-                point_a: c.point_a + c.normal * ma + shift,
-                point_b: c.point_b - c.normal * mb + shift,
-                start: CastStart::Separated,
-                initial_distance: None,
-                status: c.status.into(),
-                iterations: c.iterations,
-            })
-        }
-        CastEnd::Within => Err(()),
-    })
+    if c.end == CastEnd::Within {
+        return Some(Err(()));
+    }
+    // A hit or a miss, built once from scalars (a miss's fields are zero): the two
+    // paths meet in registers, not in a temporary assembled by narrow stores and
+    // copied out by wide loads (a store-forwarding stall per query).
+    let hit = c.end == CastEnd::Hit;
+    let zero_unless_hit = |v: Vector| if hit { v } else { Vector::ZERO };
+    // `balls` moved B relative to A; both move by `va · toi` more in the world.
+    let shift = va * c.toi;
+    Some(Ok(ShapeCast {
+        hit,
+        toi: c.toi,
+        normal: c.normal,
+        point_a: zero_unless_hit(c.point_a + c.normal * ma + shift),
+        point_b: zero_unless_hit(c.point_b - c.normal * mb + shift),
+        start: CastStart::Separated,
+        initial_distance: None,
+        status: c.status.into(),
+        iterations: c.iterations,
+    }))
 }

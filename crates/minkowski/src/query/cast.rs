@@ -628,11 +628,19 @@ impl ShapeCast {
 /// or a negative or non-finite `target_distance`.
 pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<ShapeCast, CastError> {
     input.check()?;
-    if input.motion_a.is_translation() && input.motion_b.is_translation() {
-        Ok(linear_cast(input, options))
-    } else {
-        Ok(super::advancement::advance(input, options))
+    if !(input.motion_a.is_translation() && input.motion_b.is_translation()) {
+        return Ok(super::advancement::advance(input, options));
     }
+    // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs), inlined
+    // here. Each path returns on its own: the ball answer is written in place, and the
+    // calls write theirs straight into the caller's slot (merged into one return, all
+    // went through a temporary).
+    match super::ball_ball_cast::cast_balls_world(input) {
+        Some(Ok(answer)) => return Ok(answer),
+        Some(Err(())) => return Ok(within(input, options, 0)),
+        None => {}
+    }
+    Ok(linear_cast_general(input, options))
 }
 
 /// The cores' cast in A's frame: A at the origin, B at `rel`, B moving by `motion` (A's
@@ -703,17 +711,6 @@ fn gjk_cast(
     on_cores!(ca, cb, &Pose::IDENTITY, rel, |pair, hints| {
         cast_local(&pair, hints, motion, margin, max_toi, &options.gjk)
     })
-}
-
-#[inline]
-fn linear_cast(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
-    // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs), inlined
-    // here so that the answer is built in place.
-    match super::ball_ball_cast::cast_balls_world(input) {
-        Some(Ok(answer)) => answer,
-        Some(Err(())) => within(input, options, 0),
-        None => linear_cast_general(input, options),
-    }
 }
 
 /// The linear cast of every pair but two balls: in A's frame, on the cores (kept out of

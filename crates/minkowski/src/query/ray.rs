@@ -344,33 +344,54 @@ pub fn cast_ray(
     }
     // The three closed forms users cast at most go straight to a function of their own
     // (see the module notes); the others take the local frame.
-    Ok(match shape {
+    let c = match shape {
         Shape::Sphere(s) => sphere_ray(s.radius(), pose.translation(), ray, options),
         Shape::Cuboid(c) => box_ray(c.half_extents(), pose, ray, options),
         Shape::Capsule(c) => capsule_ray(c.half_height(), c.radius(), pose, ray, options),
-        _ => local_ray(shape, pose, ray, options),
+        _ => return Ok(local_ray(shape, pose, ray, options)),
+    };
+    // The one place the closed forms' answer is built: their paths meet as scalars
+    // (kept in registers), and the answer is written once, in place. (Built on each
+    // path, it was assembled in a temporary by narrow stores and copied out by wide
+    // loads, which the processor cannot forward: a stall of a dozen cycles per query.)
+    Ok(RayCast {
+        hit: c.hit.then_some(RayHit {
+            toi: c.toi,
+            point: ray.point_at(c.toi),
+            normal: c.normal,
+            inside: c.inside,
+        }),
+        status: QueryStatus::Converged,
+        iterations: 0,
     })
 }
 
+/// A closed form's answer, before [`cast_ray`] builds its [`RayCast`]: `toi` and the
+/// world `normal` of the hit when `hit`.
+#[derive(Clone, Copy)]
+struct Closed {
+    toi: Real,
+    normal: Vector,
+    hit: bool,
+    inside: bool,
+}
+
 /// No hit, from a closed form.
-const MISS: RayCast = RayCast {
-    hit: None,
-    status: QueryStatus::Converged,
-    iterations: 0,
+const MISS: Closed = Closed {
+    toi: 0.0,
+    normal: Vector::ZERO,
+    hit: false,
+    inside: false,
 };
 
 /// A closed form's hit at `toi` with the world `normal`.
 #[inline(always)]
-fn hit_at(ray: &Ray, toi: Real, normal: Vector, inside: bool) -> RayCast {
-    RayCast {
-        hit: Some(RayHit {
-            toi,
-            point: ray.point_at(toi),
-            normal,
-            inside,
-        }),
-        status: QueryStatus::Converged,
-        iterations: 0,
+fn hit_at(toi: Real, normal: Vector, inside: bool) -> Closed {
+    Closed {
+        toi,
+        normal,
+        hit: true,
+        inside,
     }
 }
 
@@ -384,23 +405,24 @@ fn chord_answer(
     t_out: Real,
     options: &RayOptions,
     normal: impl Fn(Real, bool) -> Vector,
-) -> RayCast {
+) -> Closed {
     if !(t_out >= 0.0) {
         return MISS;
     }
-    if t_in <= 0.0 {
+    // The time the answer uses: the entry, or the exit from inside a hollow shape.
+    let (t, entry) = if t_in <= 0.0 {
         if options.solid {
-            return hit_at(ray, 0.0, -ray.dir.normalize(), true);
+            return hit_at(0.0, -ray.dir.normalize(), true);
         }
-        if t_out <= options.max_toi {
-            return hit_at(ray, t_out, normal(t_out, false), true);
-        }
+        (t_out, false)
+    } else {
+        (t_in, true)
+    };
+    if !(t <= options.max_toi) {
         return MISS;
     }
-    if t_in <= options.max_toi {
-        return hit_at(ray, t_in, normal(t_in, true), false);
-    }
-    MISS
+    // One call of `normal`: it is inlined (called for each end, it was kept out of line).
+    hit_at(t, normal(t, entry), !entry)
 }
 
 /// The outward unit normal of a round surface of radius `r` at the offset `q` from its
@@ -419,7 +441,7 @@ fn round_normal(q: Vector, r: Real, d: Vector) -> Vector {
 
 /// The ray at a ball of radius `r` centred at `center` (world frame): [`ball_span`]'s
 /// chord, the normal radial, all in the world frame (a ball has no orientation).
-fn sphere_ray(r: Real, center: Point, ray: &Ray, options: &RayOptions) -> RayCast {
+fn sphere_ray(r: Real, center: Point, ray: &Ray, options: &RayOptions) -> Closed {
     let (o, d) = (ray.origin - center, ray.dir);
     let Some(s) = ball_span(o, d, r) else {
         return MISS;
@@ -437,7 +459,7 @@ fn sphere_ray(r: Real, center: Point, ray: &Ray, options: &RayOptions) -> RayCas
 /// times or never, selected in place of its quotients (which would be `0 · ∞` on the
 /// face). The face normal is `±` the entry (exit) axis's column of the matrix, the local
 /// unit axis rotated back exactly; ties go to the earlier axis.
-fn box_ray(h: Vector, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
+fn box_ray(h: Vector, pose: &Pose, ray: &Ray, options: &RayOptions) -> Closed {
     let m = Matrix3::from_quat(pose.rotation());
     let to_local = |v: Vector| Vector::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v));
     let o = to_local(ray.origin - pose.translation());
@@ -458,7 +480,7 @@ fn box_ray(h: Vector, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
         // Parallel to every slab, inside them all (a direction rounded to zero in the
         // box's frame): the whole line is inside.
         return if options.solid {
-            hit_at(ray, 0.0, -ray.dir.normalize(), true)
+            hit_at(0.0, -ray.dir.normalize(), true)
         } else {
             MISS
         };
@@ -495,7 +517,7 @@ fn box_ray(h: Vector, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
 /// column of the rotation) and across it, which are the same in either frame, so only
 /// `a` is worked out of the rotation; the normal is radial from the segment, already a
 /// world vector.
-fn capsule_ray(hh: Real, r: Real, pose: &Pose, ray: &Ray, options: &RayOptions) -> RayCast {
+fn capsule_ray(hh: Real, r: Real, pose: &Pose, ray: &Ray, options: &RayOptions) -> Closed {
     let q = pose.rotation();
     // The rotated y axis (the middle column of the rotation matrix).
     let a = Vector::new(
