@@ -78,17 +78,18 @@
 //! # Memory layout of the sweeps
 //!
 //! Every sweep streams all constraints (17 sweeps a step at the defaults: per substep a
-//! warm start, a biased solve and two relax passes, then restitution), so their size
-//! is the solver's cost: measured (`perf`) on the 100-row pyramid, the solve's hottest
-//! instruction was the first load of each point. The sweeps therefore run on a packed
-//! copy ([`HotConstraint`], made after [`prepare`], impulses copied back after the
-//! step) that holds only what they read: the world anchors, friction anchors,
-//! restitution data, cache key and feature stay behind in [`ContactConstraint`], and
-//! the inverse inertia times each angular Jacobian is formed when an impulse is
-//! applied instead of being stored per point and row (two 3×3 products per row, the
-//! same products [`prepare`] used to store, so the same numbers): in f32, 132 bytes
-//! per point instead of 264 and 672 per constraint instead of 1280. The restitution pass is skipped when no constraint has
-//! restitution (it would write back the velocities it read).
+//! warm start, a biased solve and two relax passes, then restitution). Profiled
+//! (`perf`) on the 100-row pyramid, the solve's hottest instruction was the first load
+//! of each point, so the sweeps run on a packed copy (`HotConstraint`, made after
+//! `prepare`, impulses copied back after the step) that holds only what they read: the
+//! world anchors, friction anchors, restitution data, cache key and feature stay behind
+//! in `ContactConstraint`, and the inverse inertia times each angular Jacobian is formed
+//! when an impulse is applied instead of being stored per point and row (the same 3×3
+//! products `prepare` used to store, so the same numbers): in f32, 132 bytes per point
+//! instead of 264 and 672 per constraint instead of 1280. Forming `r × d` on the fly
+//! as well (24 bytes of anchors instead of 72 of Jacobians) was measured slower: the
+//! loop is then bound by arithmetic, not memory. The restitution pass is skipped when
+//! no constraint has restitution (it would write back the velocities it read).
 //!
 //! # Separation once per position update
 //!
