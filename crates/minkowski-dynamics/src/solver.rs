@@ -75,6 +75,29 @@
 //! body index, the bottom of a stack first): the 20-row pyramid's top drifted 8.3 cm in
 //! 1000 awake steps coloured and 1.9 mm in order.
 //!
+//! # Memory layout of the sweeps
+//!
+//! Every sweep streams all constraints (17 sweeps a step at the defaults: per substep a
+//! warm start, a biased solve and two relax passes, then restitution). Profiled
+//! (`perf`) on the 100-row pyramid, the solve's hottest instruction was the first load
+//! of each point, so the sweeps run on a packed copy (`HotConstraint`, made after
+//! `prepare`, impulses copied back after the step) that holds only what they read: the
+//! world anchors, friction anchors, restitution data, cache key and feature stay behind
+//! in `ContactConstraint`, and the inverse inertia times each angular Jacobian is formed
+//! when an impulse is applied instead of being stored per point and row (the same 3×3
+//! products `prepare` used to store, so the same numbers): in f32, 132 bytes per point
+//! instead of 264 and 672 per constraint instead of 1280. Forming `r × d` on the fly
+//! as well (24 bytes of anchors instead of 72 of Jacobians) was measured slower: the
+//! loop is then bound by arithmetic, not memory. The restitution pass is skipped when
+//! no constraint has restitution (it would write back the velocities it read).
+//!
+//! # Separation once per position update
+//!
+//! A point's current separation depends only on the positions, which change once per
+//! substep (the position integration). The biased solve of a substep and the relax
+//! passes before it therefore see the same separation: it is computed by the first
+//! sweep after the positions move and kept in the packed point for the next two.
+//!
 //! Why the soft step rather than rapier's TGS-soft: both sub-step with soft contacts;
 //! in Catto's published comparison the soft step with relaxation and restitution held
 //! the large pyramid and high-mass-ratio stacks with one iteration per substep, and it
@@ -244,10 +267,8 @@ pub(crate) struct ConstraintPoint {
     /// anchors' tangential offset is `t_k·(Δx_B + R_B a_B − Δx_A − R_A a_A) + this`.
     pub adjusted_tangent: [Real; 2],
     /// Angular Jacobians of the rows `d` = normal, tangent 1, tangent 2: `r_A × d` and
-    /// `r_B × d`, and the same multiplied by each body's inverse inertia (set by
-    /// [`prepare`], fixed for the step as the anchors are).
+    /// `r_B × d` (set by [`prepare`], fixed for the step as the anchors are).
     pub jacobian: [[Vector; 3]; 2],
-    pub inv_i_jacobian: [[Vector; 3]; 2],
 }
 
 /// A contact constraint: one manifold between bodies `a` and `b` (solver indices).
@@ -269,9 +290,93 @@ pub(crate) struct ContactConstraint {
     pub inv_i: [Matrix3; 2],
     /// The contact cache's key of the manifold.
     pub key: crate::contact_cache::PairKey,
-    /// The velocities `v_A, ω_A, v_B, ω_B` this constraint computed in the current
-    /// sweep, written to the bodies after its colour class ([`crate::graph_colouring`]).
-    pub out: [Vector; 4],
+}
+
+/// What the sweeps read and write of one point of a constraint: the subset of
+/// [`ConstraintPoint`] used on every iteration (module notes, "Memory layout of the
+/// sweeps"); the friction anchors, the restitution's start velocity, the feature and
+/// the world anchors stay in the [`ContactConstraint`], read only by the passes that
+/// need them.
+#[derive(Debug, Clone, Copy, Default)]
+struct HotPoint {
+    local_a: Vector,
+    local_b: Vector,
+    adjusted_separation: Real,
+    normal_impulse: Real,
+    tangent_impulse: [Real; 2],
+    max_normal_impulse: Real,
+    normal_mass: Real,
+    tangent_mass: [Real; 2],
+    jacobian: [[Vector; 3]; 2],
+    /// The current separation, as computed by the last sweep after the positions moved
+    /// (module notes, "Separation once per position update").
+    separation: Real,
+}
+
+/// What the sweeps read and write of a [`ContactConstraint`] (Box2D v3 likewise keeps
+/// the solver's constraints apart from the contacts they come from), packed after
+/// [`prepare`] and unpacked into the constraints' impulses after the step. The arithmetic is that of the full constraint, operation
+/// for operation, so the packing changes no result.
+#[derive(Debug, Clone, Copy)]
+struct HotConstraint {
+    a: u32,
+    b: u32,
+    len: u32,
+    normal: Vector,
+    tangents: [Vector; 2],
+    friction: Real,
+    soft: Softness,
+    inv_mass: [Real; 2],
+    inv_i: [Matrix3; 2],
+    points: [HotPoint; 4],
+}
+
+impl HotConstraint {
+    /// The sweeps' part of a prepared constraint.
+    fn pack(c: &ContactConstraint) -> HotConstraint {
+        let mut points = [HotPoint::default(); 4];
+        for (h, p) in points.iter_mut().zip(&c.points[..c.len]) {
+            *h = HotPoint {
+                local_a: p.local_a,
+                local_b: p.local_b,
+                adjusted_separation: p.adjusted_separation,
+                normal_impulse: p.normal_impulse,
+                tangent_impulse: p.tangent_impulse,
+                max_normal_impulse: p.max_normal_impulse,
+                normal_mass: p.normal_mass,
+                tangent_mass: p.tangent_mass,
+                jacobian: p.jacobian,
+                separation: 0.0,
+            };
+        }
+        HotConstraint {
+            a: c.a as u32,
+            b: c.b as u32,
+            len: c.len as u32,
+            normal: c.normal,
+            tangents: c.tangents,
+            friction: c.friction,
+            soft: c.soft,
+            inv_mass: c.inv_mass,
+            inv_i: c.inv_i,
+            points,
+        }
+    }
+
+    /// Writes the impulses back into the constraint (for the contact cache and sleeping).
+    fn unpack(&self, c: &mut ContactConstraint) {
+        for (p, h) in c.points[..c.len].iter_mut().zip(&self.points) {
+            p.normal_impulse = h.normal_impulse;
+            p.tangent_impulse = h.tangent_impulse;
+            p.max_normal_impulse = h.max_normal_impulse;
+        }
+    }
+
+    /// The points in use.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len as usize
+    }
 }
 
 /// Two unit tangents orthogonal to the unit `n` (a deterministic basis).
@@ -331,7 +436,6 @@ fn prepare(
             let jb = dirs.map(|d| p.r_b.cross(d));
             let p = &mut c.points[k];
             p.jacobian = [ja, jb];
-            p.inv_i_jacobian = [ja.map(|j| c.inv_i[0] * j), jb.map(|j| c.inv_i[1] * j)];
             p.local_a = qa * p.r_a;
             p.local_b = qb * p.r_b;
             p.normal_mass = normal_mass;
@@ -342,8 +446,9 @@ fn prepare(
     }
 }
 
-/// The velocities of a constraint's two bodies, loaded once per constraint and stored
-/// back after all its points (Box2D v3's pattern), with the impulse application.
+/// The velocities of a constraint's two bodies, loaded once per constraint and returned
+/// after all its points (Box2D v3's pattern), with the impulse application.
+#[derive(Debug, Clone, Copy)]
 struct Pair {
     va: Vector,
     wa: Vector,
@@ -353,8 +458,8 @@ struct Pair {
 
 impl Pair {
     #[inline(always)]
-    fn load(states: &[BodyState], c: &ContactConstraint) -> Pair {
-        let (a, b) = (&states[c.a], &states[c.b]);
+    fn load(states: &[BodyState], c: &HotConstraint) -> Pair {
+        let (a, b) = (&states[c.a as usize], &states[c.b as usize]);
         Pair {
             va: a.v,
             wa: a.w,
@@ -362,142 +467,150 @@ impl Pair {
             wb: b.w,
         }
     }
-    /// Keeps the new velocities in the constraint until its colour class is scattered.
-    #[inline(always)]
-    fn store(&self, c: &mut ContactConstraint) {
-        c.out = [self.va, self.wa, self.vb, self.wb];
-    }
     /// The relative velocity of B with respect to A along row `row` (0 the normal, 1
     /// and 2 the tangents) of point `p`, direction `d`.
     #[inline(always)]
-    fn row_velocity(&self, p: &ConstraintPoint, row: usize, d: Vector) -> Real {
+    fn row_velocity(&self, p: &HotPoint, row: usize, d: Vector) -> Real {
         d.dot(self.vb - self.va) + self.wb.dot(p.jacobian[1][row]) - self.wa.dot(p.jacobian[0][row])
     }
     /// Applies impulse `lambda` along row `row` of point `p` (direction `d`) on B, its
     /// opposite on A.
     #[inline(always)]
-    fn apply_row(
-        &mut self,
-        c: &ContactConstraint,
-        p: &ConstraintPoint,
-        row: usize,
-        d: Vector,
-        lambda: Real,
-    ) {
+    fn apply_row(&mut self, c: &HotConstraint, p: &HotPoint, row: usize, d: Vector, lambda: Real) {
         self.va -= d * (c.inv_mass[0] * lambda);
-        self.wa -= p.inv_i_jacobian[0][row] * lambda;
+        self.wa -= (c.inv_i[0] * p.jacobian[0][row]) * lambda;
         self.vb += d * (c.inv_mass[1] * lambda);
-        self.wb += p.inv_i_jacobian[1][row] * lambda;
+        self.wb += (c.inv_i[1] * p.jacobian[1][row]) * lambda;
     }
 }
 
 /// Applies one constraint's accumulated impulses (warm start).
-fn warm_start(states: &[BodyState], c: &mut ContactConstraint) {
+fn warm_start(states: &[BodyState], c: &mut HotConstraint) -> Option<Pair> {
     let mut v = Pair::load(states, c);
-    for p in &c.points[..c.len] {
+    for p in &c.points[..c.len()] {
         v.apply_row(c, p, 0, c.normal, p.normal_impulse);
         v.apply_row(c, p, 1, c.tangents[0], p.tangent_impulse[0]);
         v.apply_row(c, p, 2, c.tangents[1], p.tangent_impulse[1]);
     }
-    v.store(c);
+    Some(v)
 }
 
 /// One constraint of a Gauss–Seidel pass: normal impulses (soft with bias when
-/// `use_bias`, rigid without), then friction.
+/// `use_bias`, rigid without), then friction. `full` is the constraint `c` was packed
+/// from, read only for the friction anchors. `moved`: the positions changed since the
+/// last sweep, so each point's separation is computed again (and kept); otherwise the
+/// kept separation is used (it is the same number).
+#[allow(clippy::too_many_arguments)]
 fn solve(
     states: &[BodyState],
-    c: &mut ContactConstraint,
+    c: &mut HotConstraint,
+    full: &ContactConstraint,
     settings: &SolverSettings,
     inv_h: Real,
     use_bias: bool,
     reverse: bool,
-) {
-    {
-        let (sa, sb) = (states[c.a], states[c.b]);
-        let mut v = Pair::load(states, c);
-        let n = c.normal;
-        let dp = sb.dp - sa.dp;
-        for j in 0..c.len {
-            let k = if reverse { c.len - 1 - j } else { j };
-            let p = c.points[k];
-            // Current separation from the bodies' motion since the step's start.
+    moved: bool,
+) -> Option<Pair> {
+    let (sa, sb) = (states[c.a as usize], states[c.b as usize]);
+    let mut v = Pair::load(states, c);
+    let n = c.normal;
+    let dp = sb.dp - sa.dp;
+    let len = c.len();
+    for j in 0..len {
+        let k = if reverse { len - 1 - j } else { j };
+        let p = c.points[k];
+        // Current separation from the bodies' motion since the step's start.
+        let s = if moved {
             let d = dp + (sb.q * p.local_b - sa.q * p.local_a);
             let s = n.dot(d) + p.adjusted_separation;
-            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                (s * inv_h, 1.0, 0.0)
-            } else if use_bias {
-                (
-                    (c.soft.bias_rate * s).max(-settings.contact_push_max_velocity),
-                    c.soft.mass_scale,
-                    c.soft.impulse_scale,
-                )
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let vn = v.row_velocity(&p, 0, n);
-            let imp = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new = (p.normal_impulse + imp).max(0.0);
-            let imp = new - p.normal_impulse;
-            let pm = &mut c.points[k];
-            pm.normal_impulse = new;
-            pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
-            v.apply_row(c, &p, 0, n, imp);
-        }
-        for j in 0..c.len {
-            let k = if reverse { c.len - 1 - j } else { j };
-            let p = c.points[k];
-            let (t1, t2) = (c.tangents[0], c.tangents[1]);
-            let dv = [v.row_velocity(&p, 1, t1), v.row_velocity(&p, 2, t2)];
-            let limit = c.friction * p.normal_impulse;
-            let old = p.tangent_impulse;
-            // Static friction pulls the anchors back together (biased pass only).
-            let bias = if use_bias && settings.friction_anchors && limit > 0.0 {
-                let d = dp + (sb.q * p.anchor_b - sa.q * p.anchor_a);
-                let max = settings.contact_push_max_velocity;
-                [0, 1].map(|i| {
-                    let e = c.tangents[i].dot(d) + p.adjusted_tangent[i];
-                    (c.soft.bias_rate * e).clamp(-max, max)
-                })
-            } else {
-                [0.0; 2]
-            };
-            let mut new = [
-                old[0] - p.tangent_mass[0] * (dv[0] + bias[0]),
-                old[1] - p.tangent_mass[1] * (dv[1] + bias[1]),
-            ];
-            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
-            if len > limit {
-                let k = if len > 0.0 { limit / len } else { 0.0 };
-                new = [new[0] * k, new[1] * k];
-            }
-            c.points[k].tangent_impulse = new;
-            v.apply_row(c, &p, 1, t1, new[0] - old[0]);
-            v.apply_row(c, &p, 2, t2, new[1] - old[1]);
-        }
-        v.store(c);
+            c.points[k].separation = s;
+            s
+        } else {
+            p.separation
+        };
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            (s * inv_h, 1.0, 0.0)
+        } else if use_bias {
+            (
+                (c.soft.bias_rate * s).max(-settings.contact_push_max_velocity),
+                c.soft.mass_scale,
+                c.soft.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let vn = v.row_velocity(&p, 0, n);
+        let imp = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let new = (p.normal_impulse + imp).max(0.0);
+        let imp = new - p.normal_impulse;
+        let pm = &mut c.points[k];
+        pm.normal_impulse = new;
+        pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
+        v.apply_row(c, &p, 0, n, imp);
     }
+    for j in 0..len {
+        let k = if reverse { len - 1 - j } else { j };
+        let p = c.points[k];
+        let (t1, t2) = (c.tangents[0], c.tangents[1]);
+        let dv = [v.row_velocity(&p, 1, t1), v.row_velocity(&p, 2, t2)];
+        let limit = c.friction * p.normal_impulse;
+        let old = p.tangent_impulse;
+        // Static friction pulls the anchors back together (biased pass only).
+        let bias = if use_bias && settings.friction_anchors && limit > 0.0 {
+            let fp = &full.points[k];
+            let d = dp + (sb.q * fp.anchor_b - sa.q * fp.anchor_a);
+            let max = settings.contact_push_max_velocity;
+            [0, 1].map(|i| {
+                let e = c.tangents[i].dot(d) + fp.adjusted_tangent[i];
+                (c.soft.bias_rate * e).clamp(-max, max)
+            })
+        } else {
+            [0.0; 2]
+        };
+        let mut new = [
+            old[0] - p.tangent_mass[0] * (dv[0] + bias[0]),
+            old[1] - p.tangent_mass[1] * (dv[1] + bias[1]),
+        ];
+        let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+        if len > limit {
+            let k = if len > 0.0 { limit / len } else { 0.0 };
+            new = [new[0] * k, new[1] * k];
+        }
+        c.points[k].tangent_impulse = new;
+        v.apply_row(c, &p, 1, t1, new[0] - old[0]);
+        v.apply_row(c, &p, 2, t2, new[1] - old[1]);
+    }
+    Some(v)
 }
 
-/// The restitution pass of one constraint (module notes).
-fn restitution(states: &[BodyState], c: &mut ContactConstraint, threshold: Real) {
-    let mut v = Pair::load(states, c);
-    if c.restitution > 0.0 {
-        for k in 0..c.len {
-            let p = c.points[k];
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let vn = v.row_velocity(&p, 0, c.normal);
-            let imp = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
-            let new = (p.normal_impulse + imp).max(0.0);
-            let imp = new - p.normal_impulse;
-            let pm = &mut c.points[k];
-            pm.normal_impulse = new;
-            pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
-            v.apply_row(c, &p, 0, c.normal, imp);
-        }
+/// The restitution pass of one constraint (module notes); `None` (nothing to write)
+/// when the constraint has no restitution.
+fn restitution(
+    states: &[BodyState],
+    c: &mut HotConstraint,
+    full: &ContactConstraint,
+    threshold: Real,
+) -> Option<Pair> {
+    if full.restitution <= 0.0 {
+        return None;
     }
-    v.store(c);
+    let mut v = Pair::load(states, c);
+    for k in 0..c.len() {
+        let p = c.points[k];
+        let relative_velocity = full.points[k].relative_velocity;
+        if relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+            continue;
+        }
+        let vn = v.row_velocity(&p, 0, c.normal);
+        let imp = -p.normal_mass * (vn + full.restitution * relative_velocity);
+        let new = (p.normal_impulse + imp).max(0.0);
+        let imp = new - p.normal_impulse;
+        let pm = &mut c.points[k];
+        pm.normal_impulse = new;
+        pm.max_normal_impulse = pm.max_normal_impulse.max(imp);
+        v.apply_row(c, &p, 0, c.normal, imp);
+    }
+    Some(v)
 }
 
 /// Colour classes smaller than this are swept on the calling thread (the result is the
@@ -505,54 +618,73 @@ fn restitution(states: &[BodyState], c: &mut ContactConstraint, threshold: Real)
 const PARALLEL_MIN_CLASS: usize = 256;
 
 /// Runs `f` on every constraint, colour class by colour class (`classes` are the
-/// ranges of each class in `constraints`, the overflow class last): each constraint
-/// of a class reads the bodies as they were before the class and keeps its velocities
-/// in `out`, which are then written to the bodies. Within a class no moving body is
-/// shared, so the sweep equals a sequential Gauss–Seidel sweep in this order, for any
-/// number of threads. The overflow class is swept one constraint at a time.
+/// ranges of each class in `hot`, the overflow class last; `full` the constraints `hot`
+/// was packed from, in the same order): each constraint of a class reads the bodies as
+/// they were before the class, and the velocities it returns (`None`: unchanged) are
+/// then written to the bodies. Within a class no moving body is shared, so the sweep
+/// equals a sequential Gauss–Seidel sweep in this order, for any number of threads.
+/// The overflow class is swept one constraint at a time, each writing its bodies
+/// before the next reads them. `outs` is scratch for a class's velocities.
 fn sweep<F>(
     states: &mut [BodyState],
-    constraints: &mut [ContactConstraint],
+    hot: &mut [HotConstraint],
+    full: &[ContactConstraint],
     classes: &[std::ops::Range<usize>],
     overflow: usize,
+    outs: &mut Vec<Option<Pair>>,
     f: F,
 ) where
-    F: Fn(&[BodyState], &mut ContactConstraint) + Sync,
+    F: Fn(&[BodyState], &mut HotConstraint, &ContactConstraint) -> Option<Pair> + Sync,
 {
-    let scatter = |states: &mut [BodyState], c: &ContactConstraint| {
+    let scatter = |states: &mut [BodyState], c: &HotConstraint, v: Option<Pair>| {
+        let Some(v) = v else { return };
         if c.inv_mass[0] > 0.0 {
-            states[c.a].v = c.out[0];
-            states[c.a].w = c.out[1];
+            states[c.a as usize].v = v.va;
+            states[c.a as usize].w = v.wa;
         }
         if c.inv_mass[1] > 0.0 {
-            states[c.b].v = c.out[2];
-            states[c.b].w = c.out[3];
+            states[c.b as usize].v = v.vb;
+            states[c.b as usize].w = v.wb;
         }
     };
     for (k, range) in classes.iter().enumerate() {
-        let class = &mut constraints[range.clone()];
+        let class = &mut hot[range.clone()];
+        let class_full = &full[range.clone()];
         if k == overflow {
-            for c in class.iter_mut() {
-                f(states, c);
-                scatter(states, c);
+            for (c, cf) in class.iter_mut().zip(class_full) {
+                let v = f(states, c, cf);
+                scatter(states, c, v);
             }
             continue;
         }
+        outs.clear();
         #[cfg(feature = "parallel")]
         if class.len() >= PARALLEL_MIN_CLASS {
             use rayon::prelude::*;
             let read: &[BodyState] = states;
             class
                 .par_iter_mut()
+                .zip(class_full.par_iter())
                 .with_min_len(64)
-                .for_each(|c| f(read, c));
+                .map(|(c, cf)| f(read, c, cf))
+                .collect_into_vec(outs);
         } else {
-            class.iter_mut().for_each(|c| f(states, c));
+            outs.extend(
+                class
+                    .iter_mut()
+                    .zip(class_full)
+                    .map(|(c, cf)| f(states, c, cf)),
+            );
         }
         #[cfg(not(feature = "parallel"))]
-        class.iter_mut().for_each(|c| f(states, c));
-        for c in class.iter() {
-            scatter(states, c);
+        outs.extend(
+            class
+                .iter_mut()
+                .zip(class_full)
+                .map(|(c, cf)| f(states, c, cf)),
+        );
+        for (c, v) in class.iter().zip(outs.iter()) {
+            scatter(states, c, *v);
         }
     }
 }
@@ -631,6 +763,9 @@ pub(crate) fn step(
         (std::iter::once(0..constraints.len()).collect(), 0)
     };
     prepare(bodies, constraints, settings, h);
+    let mut hot: Vec<HotConstraint> = constraints.iter().map(HotConstraint::pack).collect();
+    let full: &[ContactConstraint] = constraints;
+    let mut outs = Vec::new();
     let mut states: Vec<BodyState> = bodies
         .iter()
         .map(|b| BodyState {
@@ -644,27 +779,39 @@ pub(crate) fn step(
     // Gauss–Seidel), so that a new resting contact does not turn its body towards the
     // point solved first.
     let mut reverse = false;
+    // Whether the positions moved since the last solve sweep (module notes,
+    // "Separation once per position update").
+    let mut moved = true;
+    let (st, hc, o) = (&mut states, &mut hot, &mut outs);
     for _ in 0..n {
-        integrate_velocities(bodies, &mut states, gravity, h, settings.gyroscopic);
-        sweep(&mut states, constraints, &classes, overflow, warm_start);
-        let r = reverse;
-        sweep(&mut states, constraints, &classes, overflow, |st, c| {
-            solve(st, c, settings, inv_h, true, r)
+        integrate_velocities(bodies, st, gravity, h, settings.gyroscopic);
+        sweep(st, hc, full, &classes, overflow, o, |st, c, _| {
+            warm_start(st, c)
+        });
+        let (r, m) = (reverse, moved);
+        sweep(st, hc, full, &classes, overflow, o, |st, c, cf| {
+            solve(st, c, cf, settings, inv_h, true, r, m)
         });
         reverse = !reverse;
-        integrate_positions(bodies, &mut states, h);
+        integrate_positions(bodies, st, h);
+        moved = true;
         for _ in 0..settings.relax_iterations {
-            let r = reverse;
-            sweep(&mut states, constraints, &classes, overflow, |st, c| {
-                solve(st, c, settings, inv_h, false, r)
+            let (r, m) = (reverse, moved);
+            sweep(st, hc, full, &classes, overflow, o, |st, c, cf| {
+                solve(st, c, cf, settings, inv_h, false, r, m)
             });
-            reverse = !reverse;
+            (reverse, moved) = (!reverse, false);
         }
     }
     let threshold = settings.restitution_threshold;
-    sweep(&mut states, constraints, &classes, overflow, |st, c| {
-        restitution(st, c, threshold)
-    });
+    if full.iter().any(|c| c.restitution > 0.0) {
+        sweep(st, hc, full, &classes, overflow, o, |st, c, cf| {
+            restitution(st, c, cf, threshold)
+        });
+    }
+    for (c, h) in constraints.iter_mut().zip(&hot) {
+        h.unpack(c);
+    }
     for (b, s) in bodies.iter_mut().zip(&states) {
         (b.v, b.w, b.dp, b.q) = (s.v, s.w, s.dp, s.q);
     }

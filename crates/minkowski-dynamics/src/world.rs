@@ -449,7 +449,7 @@ impl World {
             })
             .collect();
         sbodies.push(SolverBody::FIXED);
-        let mut constraints: Vec<ContactConstraint> = Vec::new();
+        let mut constraints: Vec<ContactConstraint> = Vec::with_capacity(pairs.len());
         for (pair, ms) in pairs.iter().zip(&manifolds) {
             let (ia, friction_a, rest_a) = if pair.a >= STATIC_BASE {
                 let g = &self.statics[(pair.a - STATIC_BASE) as usize];
@@ -507,7 +507,6 @@ impl World {
                     inv_mass: [0.0; 2],
                     inv_i: [Matrix3::ZERO; 2],
                     key,
-                    out: [Vector::ZERO; 4],
                 };
                 for mp in m.points() {
                     stats.max_penetration = stats.max_penetration.max(-mp.distance);
