@@ -1385,3 +1385,72 @@ fn ray_past_a_hull_flat_to_rounding_misses_it() {
     assert!((hit.point - at).length() < 1e-5, "{hit:?}");
     assert!((hit.toi - 1.0).abs() < 1e-5, "{hit:?}");
 }
+
+/// Found by fuzzing (f64; seed `f64-point-in-needle-pyramid-epa-lower-bound-above-depth`):
+/// a point at the centre of a needle-like pyramid (half extents 0.0074, 0.0016, 142),
+/// both at (−4.44, −4.44, −4.44), differently turned. Pyramid first, EPA converged on
+/// −0.0014912; point first, EPA stopped at its bound (its nearest face 3e-12 below the
+/// best support value, above its tolerance on faces 284 long and 0.003 wide), and the
+/// refinement after the early stop went astray to a depth of −0.0015 (the shapes apart),
+/// answering distance 0 with a lower bound of 0, above the true −0.0015. A refinement
+/// below the nearest face's plane (a certified lower bound on the depth when the polytope
+/// holds the origin) is now refused (`query/epa.rs`). Exact: the point is at the
+/// pyramid's local origin, whose depth is the least distance to its five face planes,
+/// `x y / √(4 y² + x²)` to the faces across x.
+#[test]
+fn point_in_a_needle_pyramid_gets_its_depth_in_both_orders() {
+    let h = glam::DVec3::new(
+        0.007423149980177936,
+        0.00162841354401325,
+        142.21361511653348,
+    );
+    let pyramid = Shape::from(Pyramid::new(v3(h)).unwrap());
+    let point = Shape::from(minkowski::shape::Sphere::new(0.0).unwrap());
+    let at = Vector::splat(-4.444175478737196 as Real);
+    let turn = |x: f64, y: f64, z: f64, w: f64| {
+        Rotation::from_xyzw(x as Real, y as Real, z as Real, w as Real).normalize()
+    };
+    let pose_pyramid = Pose::new(
+        turn(
+            0.7070848618517359,
+            0.7070848618517359,
+            -0.005567597337415244,
+            -0.005567597337415244,
+        ),
+        at,
+    )
+    .unwrap();
+    let pose_point = Pose::new(
+        turn(
+            -0.37796447300922725,
+            -0.37796447300922725,
+            -0.7559289460184545,
+            -0.37796447300922725,
+        ),
+        at,
+    )
+    .unwrap();
+    // The extents as the shape holds them (rounded to `Real`).
+    let h = d3(Pyramid::new(v3(h)).unwrap().half_extents());
+    let exact = (h.x * h.y / (4.0 * h.y * h.y + h.x * h.x).sqrt())
+        .min(h.z * h.y / (4.0 * h.y * h.y + h.z * h.z).sqrt())
+        .min(h.y);
+    // Rounding of coordinates of 142 (the needle's length) in each precision.
+    let tol = if cfg!(minkowski_f64) { 1e-9 } else { 2e-4 } * exact.max(142.0 * 1e-6);
+    for (first, pose_first, second, pose_second) in [
+        (&pyramid, &pose_pyramid, &point, &pose_point),
+        (&point, &pose_point, &pyramid, &pose_pyramid),
+    ] {
+        let c = query::contact(first, pose_first, second, pose_second);
+        let (d, lo, hi) = (
+            c.distance as f64,
+            c.lower_bound as f64,
+            c.upper_bound as f64,
+        );
+        assert!((d + exact).abs() <= tol, "{c:?}: exact −{exact}");
+        assert!(
+            lo <= -exact + tol && -exact - tol <= hi,
+            "{c:?}: exact −{exact}"
+        );
+    }
+}

@@ -464,8 +464,17 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         // The depth along a unit normal is at most its support value: a refinement that
         // answers deeper than its start's went astray, and EPA's best direction is the
         // start then (seen, f64: a flat triangle in a thin cylinder, started on a tie
-        // 1e-11 below EPA's best, refined to 532 deep instead of 0.0015).
-        let sane = |r: &Refined, h: Real| r.depth <= h + tol;
+        // 1e-11 below EPA's best, refined to 532 deep instead of 0.0015). Nor is it
+        // less than the nearest face's plane, when the polytope (inside `D`) holds the
+        // origin: a refinement below that bound went astray too (seen, f64: a point in
+        // a needle pyramid 284 long and 0.003 thick, EPA at its bound 3e-12 short of
+        // convergence, refined to −0.0015 instead of 0.0015, a certified bound broken).
+        let floor = if face.plane >= 0.0 {
+            face.plane.min(depth) as Real
+        } else {
+            Real::NEG_INFINITY
+        };
+        let sane = |r: &Refined, h: Real| r.depth <= h + tol && r.depth >= floor - tol;
         let refined = along_best_normal(pair, hints, start, h, tol)
             .filter(|r| sane(r, h))
             .or_else(|| {
