@@ -24,7 +24,7 @@
 
 use crate::body::{Body, BodyDesc, BodyError, BodyKind};
 use crate::box_box_manifold::box_box_manifold;
-use crate::contact_cache::{CachedPoint, ContactCache, STATIC_BASE};
+use crate::contact_cache::{match_point, CachedPoint, ContactCache, STATIC_BASE};
 use crate::contact_manifold::{body_pair, static_pair};
 use crate::hash::state_hash;
 use crate::island::islands;
@@ -475,6 +475,7 @@ impl World {
             };
             for pm in ms {
                 let key = (pair.a, pair.b, pm.piece_a, pm.piece_b);
+                let cached = self.cache.points(&key);
                 let m = pm;
                 let normal = m.normal;
                 // The first tangent along the slip at the manifold's first point when the
@@ -523,8 +524,7 @@ impl World {
                     let local_b = bb.rotation.inverse() * r_b;
                     let mut anchor = (rot_a.inverse() * r_a, local_b);
                     if let Some(old) =
-                        self.cache
-                            .find(&key, mp.feature, local_b, 2.0 * s.speculative_distance)
+                        match_point(cached, mp.feature, local_b, 2.0 * s.speculative_distance)
                     {
                         p.normal_impulse = old.normal_impulse;
                         p.tangent_impulse = [
@@ -570,9 +570,14 @@ impl World {
                 }
             }
         }
-        // Contact cache.
-        let mut cache = ContactCache::new();
-        for c in &constraints {
+        // Contact cache: rebuilt in place, keys inserted in ascending order (a stable
+        // sort, so that a repeated key keeps its last constraint's points).
+        self.cache.clear();
+        let mut order: Vec<usize> = (0..constraints.len()).collect();
+        if !constraints.windows(2).all(|w| w[0].key <= w[1].key) {
+            order.sort_by_key(|&i| constraints[i].key);
+        }
+        for c in order.iter().map(|&i| &constraints[i]) {
             // Where the anchors are now (static geometry: the world frame).
             let frame = |i: usize| {
                 self.bodies
@@ -582,29 +587,24 @@ impl World {
                     })
             };
             let ((xa, qa), (xb, qb)) = (frame(c.a), frame(c.b));
-            let pts = c.points[..c.len]
-                .iter()
-                .map(|p| {
-                    let t = [p.tangent_impulse[0], p.tangent_impulse[1]];
-                    let sticking = p.normal_impulse > 0.0
-                        && (t[0] * t[0] + t[1] * t[1]).sqrt()
-                            < ANCHOR_STICK_FRACTION * c.friction * p.normal_impulse;
-                    let e = (xb + qb * p.anchor_b) - (xa + qa * p.anchor_a);
-                    let e_t = e - c.normal * c.normal.dot(e);
-                    let keep =
-                        s.solver.friction_anchors && sticking && e_t.length() <= s.linear_slop;
-                    CachedPoint {
-                        feature: p.feature,
-                        normal_impulse: p.normal_impulse,
-                        tangent_impulse: c.tangents[0] * t[0] + c.tangents[1] * t[1],
-                        local_b: p.local_b,
-                        anchor: keep.then_some((p.anchor_a, p.anchor_b)),
-                    }
-                })
-                .collect();
-            cache.insert(c.key, pts);
+            let pts = c.points[..c.len].iter().map(|p| {
+                let t = [p.tangent_impulse[0], p.tangent_impulse[1]];
+                let sticking = p.normal_impulse > 0.0
+                    && (t[0] * t[0] + t[1] * t[1]).sqrt()
+                        < ANCHOR_STICK_FRACTION * c.friction * p.normal_impulse;
+                let e = (xb + qb * p.anchor_b) - (xa + qa * p.anchor_a);
+                let e_t = e - c.normal * c.normal.dot(e);
+                let keep = s.solver.friction_anchors && sticking && e_t.length() <= s.linear_slop;
+                CachedPoint {
+                    feature: p.feature,
+                    normal_impulse: p.normal_impulse,
+                    tangent_impulse: c.tangents[0] * t[0] + c.tangents[1] * t[1],
+                    local_b: p.local_b,
+                    anchor: keep.then_some((p.anchor_a, p.anchor_b)),
+                }
+            });
+            self.cache.insert(c.key, pts);
         }
-        self.cache = cache;
         // 6. Continuous collision.
         if s.enable_ccd && !self.statics.is_empty() {
             stats.ccd_hits = self.continuous(&poses, &radius);
