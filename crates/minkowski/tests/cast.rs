@@ -1052,6 +1052,24 @@ fn check_special_ray(
     judged
 }
 
+/// [`check_special_ray`] on each named ray; the number judged.
+fn check_special_rays(
+    shape: &Shape,
+    placed: &Placed,
+    pose: &Pose,
+    rays: &[(&str, Ray)],
+    size: f64,
+) -> usize {
+    rays.iter()
+        .filter(|(what, ray)| check_special_ray(shape, placed, pose, ray, size, what))
+        .count()
+}
+
+/// The world ray of the ray from `o` along `d` in the frame of `pose`.
+fn local_ray(pose: &Pose, o: DVec3, d: DVec3) -> Ray {
+    Ray::new(pose.transform_point(v3(o)), pose.transform_vector(v3(d)))
+}
+
 /// The cone's closed form (query/ray_cone.rs) on the rays that exercise its branches,
 /// at three scales, against the f64 distance oracle: along the axis from above (the
 /// apex), from below (the base's centre) and from inside; parallel to a generator
@@ -1070,9 +1088,7 @@ fn cone_rays_match_the_oracle_on_every_branch() {
         let pose = random_pose(&mut rng, 3.0 * size);
         let placed = Placed::new(OShape::Cone(h as f64, rad as f64), &pose);
         let (hd, rd) = (h as f64, rad as f64);
-        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
-        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
-        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let ray = |o: DVec3, d: DVec3| local_ray(&pose, o, d);
         let phi = rng.range(0.0, std::f64::consts::TAU);
         let radial = DVec3::new(phi.cos(), 0.0, phi.sin());
         // The generator through the rim point at angle phi, from the rim to the apex.
@@ -1152,12 +1168,8 @@ fn cone_rays_match_the_oracle_on_every_branch() {
             let c = DVec3::new(0.0, -0.3 * hd, 0.0) + rng.dir() * 0.1 * size.min(hd);
             rays.push(("from inside", ray(c, rng.dir() * s)));
         }
-        for (what, ray) in &rays {
-            total += 1;
-            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
-                judged += 1;
-            }
-        }
+        total += rays.len();
+        judged += check_special_rays(&shape, &placed, &pose, &rays, size);
     }
     // Most special rays are judged on time (the tangent ones are not).
     assert!(judged * 10 > total * 7, "{judged} of {total}");
@@ -1273,9 +1285,7 @@ fn hull_rays_match_the_oracle_on_vertices_edges_and_faces() {
             random_pose(&mut rng, 3.0 * size)
         };
         let placed = Placed::new(OShape::Points(verts.clone()), &pose);
-        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
-        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
-        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let ray = |o: DVec3, d: DVec3| local_ray(&pose, o, d);
         let centre = verts.iter().copied().sum::<DVec3>() / verts.len() as f64;
         let s = rng.range(0.5, 2.0);
         let mut rays = Vec::new();
@@ -1308,12 +1318,8 @@ fn hull_rays_match_the_oracle_on_vertices_edges_and_faces() {
         for _ in 0..3 {
             rays.push(("random", random_ray(&mut rng, &placed, size)));
         }
-        for (what, ray) in &rays {
-            total += 1;
-            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
-                judged += 1;
-            }
-        }
+        total += rays.len();
+        judged += check_special_rays(&shape, &placed, &pose, &rays, size);
     }
     assert!(judged * 10 > total * 7, "{judged} of {total}");
 }
@@ -1371,9 +1377,7 @@ fn hull_rays_on_flat_knife_and_needle_hulls_match_the_oracle() {
         let shape = Shape::from(hull);
         let pose = random_pose(&mut rng, 3.0 * size);
         let placed = Placed::new(OShape::Points(verts.clone()), &pose);
-        let world = |p: DVec3| d3(pose.transform_point(v3(p)));
-        let wdir = |v: DVec3| d3(pose.transform_vector(v3(v)));
-        let ray = |o: DVec3, d: DVec3| Ray::new(v3(world(o)), v3(wdir(d)));
+        let ray = |o: DVec3, d: DVec3| local_ray(&pose, o, d);
         let centre = verts.iter().copied().sum::<DVec3>() / verts.len() as f64;
         let s = rng.range(0.5, 2.0);
         let mut rays = Vec::new();
@@ -1407,12 +1411,8 @@ fn hull_rays_on_flat_knife_and_needle_hulls_match_the_oracle() {
         for _ in 0..3 {
             rays.push(("random", random_ray(&mut rng, &placed, size)));
         }
-        for (what, ray) in &rays {
-            total += 1;
-            if check_special_ray(&shape, &placed, &pose, ray, size, what) {
-                judged += 1;
-            }
-        }
+        total += rays.len();
+        judged += check_special_rays(&shape, &placed, &pose, &rays, size);
     }
     assert!(judged * 10 > total * 3, "{judged} of {total}");
 }

@@ -1406,7 +1406,7 @@ fn point_in_a_needle_pyramid_gets_its_depth_in_both_orders() {
     );
     let pyramid = Shape::from(Pyramid::new(v3(h)).unwrap());
     let point = Shape::from(minkowski::shape::Sphere::new(0.0).unwrap());
-    let at = Vector::splat(-4.444175478737196 as Real);
+    let at = Vector::splat(-4.444175478737196_f64 as Real);
     let turn = |x: f64, y: f64, z: f64, w: f64| {
         Rotation::from_xyzw(x as Real, y as Real, z as Real, w as Real).normalize()
     };
