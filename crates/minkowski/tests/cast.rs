@@ -1327,8 +1327,9 @@ fn hull_rays_match_the_oracle_on_vertices_edges_and_faces() {
 /// Hulls whose faces fold back on each other, where the rounded face planes bound much
 /// more than the hull (query/cyrus_beck.rs; found by fuzzing: a tetrahedron flat to
 /// f32 rounding was "hit" 447 away from it): polygons lifted out of their plane by
-/// 0 to 1e-3 of their size (rounding to `Real` lifts even the exact ones), knife-edged
-/// tetrahedra and needle pyramids of sharpness 1e-1 to 1e-7, at three scales, against
+/// 0 to 1e-1 of their size (rounding to `Real` lifts even the exact ones), knife-edged
+/// tetrahedra of sharpness 0 to 1e-1 and needle pyramids of 1e-9 to 1e-1, at three
+/// scales, against
 /// the f64 distance oracle. Rays: random; aimed at a vertex; in the sliver's plane, or
 /// crossing it, beside the hull (missing it); across it through its centre.
 #[test]
