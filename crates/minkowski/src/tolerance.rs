@@ -189,11 +189,109 @@ pub fn rescale_factor(sigma: Real) -> Option<Real> {
     Some((2.0 as Real).powi(e))
 }
 
-/// The absolute tolerance actually used for a requested one: `requested`, but never
-/// below [`MIN_ABS_TOLERANCE`].
+/// The largest absolute tolerance honoured (relative to the problem's scale σ): at 1 a
+/// gap as large as the shapes themselves already counts as touching, so anything larger
+/// (or infinite) means nothing more.
+pub const MAX_ABS_TOLERANCE: Real = 1.0;
+
+/// The largest relative tolerance honoured: at 1 a run may stop as soon as its lower
+/// bound is positive, so a larger one (or an infinite one) means nothing more.
+pub const MAX_REL_TOLERANCE: Real = 1.0;
+
+/// The most GJK iterations (and conservative-advancement steps) a run makes, whatever
+/// its options ask. A run that makes progress converges or stalls on rounding within a
+/// few hundred iterations (f64, curved shapes, tolerance 0); the cap keeps a request of
+/// `u32::MAX` from meaning "forever" on hostile input.
+pub const MAX_GJK_ITERATIONS: u32 = 1 << 12;
+
+/// The most vertices an EPA polytope may have, whatever its options ask (its faces are
+/// capped at 16 times this: about 260 000 faces, a few tens of MB). With a relative
+/// tolerance of 0, EPA on two curved shapes only stops at a cap, and `usize::MAX`
+/// vertices would exhaust memory first.
+pub const MAX_EPA_VERTICES: usize = 1 << 14;
+
+/// The absolute tolerance actually used for a requested one: `requested` clamped to
+/// [[`MIN_ABS_TOLERANCE`], [`MAX_ABS_TOLERANCE`]]; NaN gives the minimum.
 #[inline]
 pub fn abs_tolerance(requested: Real) -> Real {
-    requested.max(MIN_ABS_TOLERANCE)
+    // Not `clamp`: it would pass NaN through.
+    if requested >= MIN_ABS_TOLERANCE {
+        requested.min(MAX_ABS_TOLERANCE)
+    } else {
+        MIN_ABS_TOLERANCE
+    }
+}
+
+/// A query option outside the range it is honoured in (see
+/// [`GjkOptions::validate`](crate::query::gjk::GjkOptions::validate),
+/// [`EpaOptions::validate`](crate::query::epa::EpaOptions::validate) and
+/// [`QueryOptions::validate`](crate::query::QueryOptions::validate)).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[error("{options} option {field} must be in [{min}, {max}], got {value}")]
+pub struct OptionsError {
+    /// Which options: `"gjk"` or `"epa"`.
+    pub options: &'static str,
+    /// The offending field, e.g. `"rel_tolerance"`.
+    pub field: &'static str,
+    /// The least value honoured.
+    pub min: f64,
+    /// The largest value honoured.
+    pub max: f64,
+    /// The value given (a count converted to a float; beyond 2⁵³ it is rounded).
+    pub value: f64,
+}
+
+/// `Ok` when the tolerance `value` lies in `[0, max]` (NaN fails).
+pub(crate) fn check_tolerance(
+    options: &'static str,
+    field: &'static str,
+    value: Real,
+    max: Real,
+) -> Result<(), OptionsError> {
+    if value >= 0.0 && value <= max {
+        return Ok(());
+    }
+    Err(OptionsError {
+        options,
+        field,
+        min: 0.0,
+        max: max as f64,
+        value: value as f64,
+    })
+}
+
+/// `Ok` when the count `value` lies in `min..=max`.
+pub(crate) fn check_count(
+    options: &'static str,
+    field: &'static str,
+    value: usize,
+    min: usize,
+    max: usize,
+) -> Result<(), OptionsError> {
+    if (min..=max).contains(&value) {
+        return Ok(());
+    }
+    Err(OptionsError {
+        options,
+        field,
+        min: min as f64,
+        max: max as f64,
+        value: value as f64,
+    })
+}
+
+/// The relative tolerance actually used for a requested one: `requested` clamped to
+/// [0, [`MAX_REL_TOLERANCE`]]; NaN gives 0 (stop only when rounding or a bound stops the
+/// run). The comparisons that use it never see NaN or a negative tolerance, which would
+/// make every stopping test fail.
+#[inline]
+pub fn rel_tolerance(requested: Real) -> Real {
+    // Not `clamp`: it would pass NaN through.
+    if requested > 0.0 {
+        requested.min(MAX_REL_TOLERANCE)
+    } else {
+        0.0
+    }
 }
 
 /// The touching floor `τ σ` (length units): the largest distance that counts as
@@ -433,6 +531,13 @@ mod tests {
     #[test]
     fn floors_and_rounding_to_zero() {
         assert_eq!(abs_tolerance(0.0), MIN_ABS_TOLERANCE);
+        assert_eq!(abs_tolerance(Real::NAN), MIN_ABS_TOLERANCE);
+        assert_eq!(abs_tolerance(-1.0), MIN_ABS_TOLERANCE);
+        assert_eq!(abs_tolerance(Real::INFINITY), MAX_ABS_TOLERANCE);
+        assert_eq!(rel_tolerance(Real::NAN), 0.0);
+        assert_eq!(rel_tolerance(Real::NEG_INFINITY), 0.0);
+        assert_eq!(rel_tolerance(Real::INFINITY), MAX_REL_TOLERANCE);
+        assert_eq!(rel_tolerance(1e-5), 1e-5);
         assert_eq!(abs_tolerance(DEFAULT_ABS_TOLERANCE), DEFAULT_ABS_TOLERANCE);
         let floor = touch_floor(DEFAULT_ABS_TOLERANCE, 1e3);
         assert_eq!(touching_as_zero(floor * 0.5, floor), 0.0);

@@ -25,13 +25,16 @@
 use super::shape2d::{Core2d, Shape2d};
 use crate::math::{Real, Vector2};
 use crate::query::gjk::GjkStatus;
+use crate::tolerance;
 
 /// Options of the 2D GJK.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gjk2dOptions {
-    /// Iteration bound (support calls per shape). Default 64.
+    /// Iteration bound (support calls per shape). Default 64; clamped to
+    /// `1..=`[`MAX_GJK_ITERATIONS`](crate::tolerance::MAX_GJK_ITERATIONS).
     pub max_iterations: u32,
-    /// Relative tolerance on the distance. Default 1e-6 (f32) / 1e-12 (f64).
+    /// Relative tolerance on the distance. Default 1e-6 (f32) / 1e-12 (f64); clamped by
+    /// [`tolerance::rel_tolerance`] (NaN or negative gives 0).
     pub rel_tolerance: Real,
     /// Start from the difference of the area centroids (seed 003; default `true`) or,
     /// when `false`, from the `+x` axis (the baseline the seed improves on).
@@ -133,6 +136,11 @@ pub fn intersects(a: &Shape2d, b: &Shape2d, options: &Gjk2dOptions) -> bool {
 
 /// GJK on two cores, from the start direction `v0` (a point of `A ⊖ B`).
 fn run(a: &Core2d<'_>, b: &Core2d<'_>, v0: Vector2, opts: &Gjk2dOptions) -> Distance2d {
+    // Out-of-range options are clamped as in 3D (`tolerance::rel_tolerance`, at least
+    // one and at most `MAX_GJK_ITERATIONS` iterations), so every run ends with finite
+    // bounds.
+    let rel_tolerance = tolerance::rel_tolerance(opts.rel_tolerance);
+    let max_iterations = opts.max_iterations.clamp(1, tolerance::MAX_GJK_ITERATIONS);
     let support = |d: Vector2| {
         let (pa, pb) = (a.support(d), b.support(-d));
         Vert {
@@ -156,7 +164,7 @@ fn run(a: &Core2d<'_>, b: &Core2d<'_>, v0: Vector2, opts: &Gjk2dOptions) -> Dist
     let mut intersecting = false;
     let mut iterations = 0;
     loop {
-        if iterations >= opts.max_iterations {
+        if iterations >= max_iterations {
             status = GjkStatus::MaxIterations;
             break;
         }
@@ -172,7 +180,7 @@ fn run(a: &Core2d<'_>, b: &Core2d<'_>, v0: Vector2, opts: &Gjk2dOptions) -> Dist
         }
         if len > 0 {
             let vnorm = vv.sqrt();
-            if vnorm - lower <= opts.rel_tolerance * vnorm + abs_tol
+            if vnorm - lower <= rel_tolerance * vnorm + abs_tol
                 || simplex[..len].iter().any(|s| s.w == w.w)
             {
                 break;
@@ -226,7 +234,7 @@ fn run(a: &Core2d<'_>, b: &Core2d<'_>, v0: Vector2, opts: &Gjk2dOptions) -> Dist
         if nvv.is_nan() || nvv >= vv {
             // No strict progress: rounding has the last word.
             let vnorm = vv.sqrt();
-            if vnorm - lower > 4.0 * (opts.rel_tolerance * vnorm + abs_tol) {
+            if vnorm - lower > 4.0 * (rel_tolerance * vnorm + abs_tol) {
                 status = GjkStatus::NumericalLimit;
             }
             break;

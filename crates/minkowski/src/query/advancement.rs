@@ -31,8 +31,24 @@
 //!     g ← gap along n (two support calls)
 //!     g > s and μ_n ≤ 0                  → miss (the gap along n never shrinks)
 //!     Δ ← max((g − s)/μ_n, (ℓ − s)/μ)    both certified
-//!     t ← t + Δ;  t > max_toi            → miss
+//!     t ← t + Δ;  t > min(max_toi, T)    → miss
+//!     origins receding, spheres apart    → miss
 //! ```
+//!
+//! The last test: each shape lies within its bounding sphere about its origin, and the
+//! origins move in straight lines (rotation is about the origin). Their distance
+//! `‖Δp + Δv t‖` is convex in `t`, so once it is not decreasing (`Δv·(Δp + Δv t) ≥ 0`)
+//! it never decreases again, and if the spheres are then further apart than `s` the
+//! shapes never come within `s`. Without it, two turning shapes flying apart (the
+//! rotation term keeps `μ_n > 0`) step geometrically further until the step bound,
+//! and the bound's rule answered a "hit" at `t ≈ 1.7e49` (f64).
+//!
+//! `T` is the range horizon: the first time at which either shape's origin could leave
+//! the coordinate range [`crate::shape::MAX_MAGNITUDE`] that every query is valid in.
+//! Beyond it a pose cannot even be built ([`Pose::new`] refuses it), and the distances
+//! computed there are rounding (two turning shapes flying apart under an infinite
+//! `max_toi` once stepped to `t ≈ 2e19`, where the touching floor, relative to the
+//! coordinates, exceeded their gap: a "hit" with NaN normal and witnesses).
 //!
 //! Every step is certified, so `t` is always a lower bound on the time of impact: the
 //! routine never answers "no hit" for shapes that come within `s` in the interval, and a
@@ -50,7 +66,7 @@ use super::dispatch::{closest_points_with, contact_with, QueryOptions};
 use super::gjk::GjkCache;
 use super::QueryStatus;
 use crate::math::{Pose, Real, Vector};
-use crate::shape::Shape;
+use crate::shape::{Shape, MAX_MAGNITUDE};
 use crate::support::SupportMap;
 use crate::tolerance;
 
@@ -80,6 +96,19 @@ fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, n: Vector) -> R
         .transform_point(b.local_support(pose_b.inverse_transform_vector(-n)))
         .dot(n);
     bottom_b - top_a
+}
+
+/// The first time (≥ 0, possibly infinite) at which a shape at `pose` moving by `motion`
+/// could have an origin coordinate beyond [`MAX_MAGNITUDE`] (each coordinate moves at
+/// most `|v|∞` per unit time).
+fn range_horizon(pose: &Pose, motion: &super::cast::Motion) -> Real {
+    let room = MAX_MAGNITUDE - pose.translation().abs().max_element();
+    let speed = motion.linear.abs().max_element();
+    if speed > 0.0 {
+        (room / speed).max(0.0)
+    } else {
+        Real::INFINITY
+    }
 }
 
 /// Conservative advancement on a checked input (see the module notes); any motion.
@@ -118,6 +147,10 @@ pub(crate) fn advance(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCas
         status: QueryStatus::Converged,
         iterations,
     };
+    let horizon = input
+        .max_toi
+        .min(range_horizon(&pose_a, &ma))
+        .min(range_horizon(&pose_b, &mb));
     let mut status = QueryStatus::MaxIterations;
     for _ in 0..MAX_STEPS {
         let pa = ma.pose_at(&pose_a, t);
@@ -154,13 +187,17 @@ pub(crate) fn advance(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCas
             // Nothing moves and they are apart.
             return miss(iterations);
         }
+        let apart = pb.translation() - pa.translation();
+        if apart.dot(mb.linear - ma.linear) >= 0.0 && apart.length() - (ra + rb) > s {
+            return miss(iterations);
+        }
         let next = t + step;
         if !(next > t) {
             // No certified progress is left to make (rounding): stop here, a lower bound.
             status = QueryStatus::NumericalLimit;
             break;
         }
-        if !(next <= input.max_toi) {
+        if !(next <= horizon) {
             return miss(iterations);
         }
         t = next;

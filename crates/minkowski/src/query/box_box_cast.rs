@@ -139,7 +139,7 @@ pub(crate) fn cast_boxes(
     let floor = opts.touch_tolerance() * sigma;
     let rounding = BOX_CAST_ROUNDING * EPSILON * sigma;
     let slack = SAT_SLACK * sigma;
-    let rel = opts.rel_tolerance;
+    let rel = opts.rel();
     let drop2 = rel * rel;
     let keep2 = {
         let k = BOX_CAST_ROUNDING * EPSILON / rel;

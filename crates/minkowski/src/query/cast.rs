@@ -179,7 +179,7 @@ pub(crate) fn cast_local<A: SupportMap, B: SupportMap>(
         iterations,
     };
     let status = loop {
-        if iterations >= opts.max_iterations {
+        if iterations >= opts.iteration_bound() {
             break GjkStatus::MaxIterations;
         }
         iterations += 1;
@@ -217,7 +217,7 @@ pub(crate) fn cast_local<A: SupportMap, B: SupportMap>(
             w = sp.a - b_now;
             sigma = sigma.max(b_now.abs().max_element());
         }
-        let tol = opts.rel_tolerance * margin.max(sigma) + floor;
+        let tol = opts.rel() * margin.max(sigma) + floor;
         if simplex.contains(w, floor * floor) {
             if !jumped {
                 // No new point at this λ: `‖v‖` is the distance there within rounding,
@@ -451,7 +451,8 @@ pub struct CastInput<'s> {
     /// How B moves.
     pub motion_b: Motion,
     /// The end of the interval searched (time units, `>= 0`, inclusive; may be
-    /// infinite).
+    /// infinite). A cast with rotation also ends when either shape's origin could leave
+    /// the coordinate range [`MAX_MAGNITUDE`] (a miss: no pose exists beyond it).
     pub max_toi: Real,
     /// The distance to stop at (length, `>= 0`): the cast reports the first time the
     /// shapes' distance comes down to it ("skin"). 0 stops at contact.
@@ -808,7 +809,7 @@ pub(crate) fn start_within(
         + b.bounding_radius();
     let floor = tolerance::touch_floor(options.gjk.touch_tolerance(), sigma) * tolerance::SLACK;
     let (ma, mb) = (a.core().1, b.core().1);
-    let band = options.gjk.rel_tolerance * (s + ma + mb) * 2.0 + floor;
+    let band = options.gjk.rel() * (s + ma + mb) * 2.0 + floor;
     if c.distance > s + band {
         return None;
     }

@@ -29,7 +29,7 @@ use super::pair::{
 use crate::math::{Matrix3, Point, Pose, Real};
 use crate::shape::{CoreShape, Shape};
 use crate::support::{Relative, SupportMap};
-use crate::tolerance::{self, touching_as_zero};
+use crate::tolerance::{self, touching_as_zero, OptionsError};
 
 /// Options for the shape-level queries.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -38,6 +38,20 @@ pub struct QueryOptions {
     pub gjk: GjkOptions,
     /// EPA tolerances and bound.
     pub epa: EpaOptions,
+}
+
+impl QueryOptions {
+    /// Checks both option sets ([`GjkOptions::validate`], then
+    /// [`EpaOptions::validate`]). The queries clamp out-of-range options rather than
+    /// fail, so this is for callers who build options from user data and want to refuse
+    /// them instead.
+    ///
+    /// # Errors
+    /// The first [`OptionsError`] found.
+    pub fn validate(&self) -> Result<(), OptionsError> {
+        self.gjk.validate()?;
+        self.epa.validate()
+    }
 }
 
 /// A point or segment core as a segment (a point is a segment of length zero).
@@ -206,7 +220,7 @@ fn certified_apart_normal<A: SupportMap, B: SupportMap>(
     c: &mut LocalContact,
 ) {
     let vnorm = g.vv.sqrt();
-    if g.intersecting || vnorm - g.lower <= options.rel_tolerance * vnorm {
+    if g.intersecting || vnorm - g.lower <= options.rel() * vnorm {
         return;
     }
     let Some(n) = g.lower_normal.try_normalize() else {
@@ -252,7 +266,7 @@ fn tightened_apart<A: SupportMap, B: SupportMap>(
     }
     // Curved closest features fall short by `2 ε_rel R` at most (second order in the
     // angle), parallel faces by up to `√(2 ε_rel) σ`: the threshold lies between.
-    let tol = tolerance::GJK_NORMAL_SHORTFALL * options.rel_tolerance * g.scale + floor;
+    let tol = tolerance::GJK_NORMAL_SHORTFALL * options.rel() * g.scale + floor;
     let slack = (g.vv - g.lower * g.lower).max(0.0).sqrt();
     if slack * g.scale <= tol * vnorm {
         return None;
@@ -267,7 +281,7 @@ fn tightened_apart<A: SupportMap, B: SupportMap>(
         return None;
     }
     let tight = GjkOptions {
-        rel_tolerance: options.rel_tolerance * tolerance::GJK_NORMAL_TIGHTENING,
+        rel_tolerance: options.rel() * tolerance::GJK_NORMAL_TIGHTENING,
         ..*options
     };
     let again = gjk::run(pair, hints, Mode::Distance, &tight, None);
@@ -749,6 +763,16 @@ pub(crate) fn contact_in(
                 };
             }
             let (pa, pb) = g.simplex.witnesses();
+            // A run stopped by its bound before any direction showed a gap (`lower` 0,
+            // `|v|` far from 0) has not excluded an overlap: the signed distance is only
+            // bounded below by the best separation it saw, negative (the depth is the
+            // least overlap over all directions). Seen with `max_iterations: 1`: an
+            // overlap of 1.08 reported in [0, 1.22].
+            let lower = if g.lower <= 0.0 && matches!(outcome, GjkOutcome::Apart { .. }) {
+                g.best_separation.min(0.0)
+            } else {
+                g.lower
+            };
             (
                 LocalContact {
                     distance: g.vv.sqrt(),
@@ -759,7 +783,7 @@ pub(crate) fn contact_in(
                 QueryStatus::from(g.status),
                 ContactMethod::Gjk,
                 g.iterations,
-                (g.lower, g.vv.sqrt()),
+                (lower, g.vv.sqrt()),
             )
         };
         // Cores touching within rounding: the normal of a stalled GJK (|v| at noise

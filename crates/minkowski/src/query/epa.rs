@@ -56,6 +56,7 @@ use crate::query::polytope::{narrow, wide, Polytope};
 use crate::query::simplex::Simplex;
 use crate::support::{MinkowskiDifference, Relative, SupportMap, SupportPoint};
 use crate::tolerance;
+use crate::tolerance::OptionsError;
 use glam::DVec3;
 
 /// How an EPA run ended.
@@ -97,12 +98,15 @@ impl EpaStatus {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EpaOptions {
     /// The most vertices the polytope may have (each costs one support call per shape);
-    /// the faces ever created are capped at 16 times this, which bounds the work.
+    /// the faces ever created are capped at 16 times this, which bounds the work. At
+    /// most [`tolerance::MAX_EPA_VERTICES`] are used.
     pub max_vertices: usize,
     /// Stop when the gap between the upper and lower bounds on the depth is at most
-    /// `rel_tolerance × depth` (plus the absolute floor).
+    /// `rel_tolerance × depth` (plus the absolute floor). Clamped by
+    /// [`tolerance::rel_tolerance`] to `[0, 1]` (NaN gives 0).
     pub rel_tolerance: Real,
-    /// Absolute floor relative to the problem's scale (largest support-point norm).
+    /// Absolute floor relative to the problem's scale (largest support-point norm),
+    /// clamped by [`tolerance::abs_tolerance`].
     pub abs_tolerance: Real,
 }
 
@@ -113,6 +117,52 @@ impl Default for EpaOptions {
             rel_tolerance: tolerance::EPA_REL_TOLERANCE,
             abs_tolerance: tolerance::DEFAULT_ABS_TOLERANCE,
         }
+    }
+}
+
+impl EpaOptions {
+    /// The vertex bound EPA works with: [`max_vertices`](Self::max_vertices), at most
+    /// [`tolerance::MAX_EPA_VERTICES`] (the relative tolerance is clamped by
+    /// [`tolerance::rel_tolerance`] and the absolute one by [`tolerance::abs_tolerance`]).
+    #[inline]
+    pub(crate) fn vertex_bound(&self) -> usize {
+        self.max_vertices.min(tolerance::MAX_EPA_VERTICES)
+    }
+
+    /// Checks every field against the range it is honoured in, so that options built
+    /// from user data can be refused with a typed error.
+    ///
+    /// The queries never need this: they clamp each field (NaN or negative relative
+    /// tolerance → 0, absolute tolerance to
+    /// [[`tolerance::MIN_ABS_TOLERANCE`], [`tolerance::MAX_ABS_TOLERANCE`]], vertices to
+    /// at most [`tolerance::MAX_EPA_VERTICES`]) and always terminate with finite
+    /// answers. `validate` says when such a clamp would change what was asked. A bound
+    /// of 4 vertices or fewer is allowed: EPA then makes one expansion (the least that
+    /// gives a finite bound on both sides) and stops with [`EpaStatus::MaxIterations`].
+    ///
+    /// # Errors
+    /// [`OptionsError`] naming the first field that is NaN, negative, or outside its
+    /// range.
+    pub fn validate(&self) -> Result<(), OptionsError> {
+        tolerance::check_tolerance(
+            "epa",
+            "rel_tolerance",
+            self.rel_tolerance,
+            tolerance::MAX_REL_TOLERANCE,
+        )?;
+        tolerance::check_tolerance(
+            "epa",
+            "abs_tolerance",
+            self.abs_tolerance,
+            tolerance::MAX_ABS_TOLERANCE,
+        )?;
+        tolerance::check_count(
+            "epa",
+            "max_vertices",
+            self.max_vertices,
+            0,
+            tolerance::MAX_EPA_VERTICES,
+        )
     }
 }
 
@@ -381,7 +431,13 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         return flat(poly.flat_normal(), EpaStatus::Degenerate, iterations);
     }
     let abs_tol = abs_tol as f64;
-    let (rel_tol, mut scale) = (opts.rel_tolerance as f64, scale as f64);
+    let (rel_tol, mut scale) = (
+        tolerance::rel_tolerance(opts.rel_tolerance) as f64,
+        scale as f64,
+    );
+    // At least one expansion, whatever the options ask: its support call gives the first
+    // finite upper bound on the depth.
+    let max_vertices = opts.vertex_bound().max(poly.vertex_count() + 1);
     let mut upper = f64::INFINITY;
     // The face normal that gave `upper` (the best separating direction found).
     let mut upper_normal = DVec3::ZERO;
@@ -398,8 +454,8 @@ pub(crate) fn run<A: SupportMap + Copy, B: SupportMap + Copy>(
         // a depth attained along a whole circle of directions (a point on the axis of a
         // long cone) each expansion removes a large near-coplanar patch, so the face list
         // is capped too (seen: 2048 vertices took 25 s without it).
-        if poly.vertex_count() >= opts.max_vertices
-            || poly.face_count() >= opts.max_vertices.saturating_mul(16)
+        if poly.vertex_count() >= max_vertices
+            || poly.face_count() >= max_vertices.saturating_mul(16)
         {
             status = EpaStatus::MaxIterations;
             break;

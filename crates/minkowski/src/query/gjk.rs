@@ -103,7 +103,7 @@
 use crate::math::{Point, Pose, Real, Vector, EPSILON};
 use crate::query::simplex::Simplex;
 use crate::support::{MinkowskiDifference, Relative, SupportMap, SupportPoint};
-use crate::tolerance::{self, TIE_TILT, UNCERTIFIED_TOUCH};
+use crate::tolerance::{self, OptionsError, TIE_TILT, UNCERTIFIED_TOUCH};
 
 /// Which GJK iteration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -148,14 +148,17 @@ impl GjkStatus {
 /// floor 16 ε, plain variant.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkOptions {
-    /// Iteration bound (each iteration is one support call on each shape).
+    /// Iteration bound (each iteration is one support call on each shape); clamped to
+    /// `1..=`[`tolerance::MAX_GJK_ITERATIONS`].
     pub max_iterations: u32,
     /// Relative tolerance on the distance: stop when the gap between the upper and lower
-    /// bounds is at most `rel_tolerance × distance` (plus the absolute floor).
+    /// bounds is at most `rel_tolerance × distance` (plus the absolute floor). Clamped
+    /// by [`tolerance::rel_tolerance`] to `[0, 1]` (NaN gives 0).
     pub rel_tolerance: Real,
     /// Absolute floor, relative to the scale of the problem: the gap may be as large as
     /// `abs_tolerance × σ`, with `σ` the largest source-point coordinate seen; distances below
-    /// it count as touching (intersecting).
+    /// it count as touching (intersecting). Clamped by [`tolerance::abs_tolerance`] to
+    /// [[`tolerance::MIN_ABS_TOLERANCE`], [`tolerance::MAX_ABS_TOLERANCE`]].
     pub abs_tolerance: Real,
     /// Plain or Nesterov-accelerated iteration.
     pub variant: GjkVariant,
@@ -173,10 +176,60 @@ impl Default for GjkOptions {
 }
 
 impl GjkOptions {
-    /// The absolute tolerance GJK works with: [`abs_tolerance`](Self::abs_tolerance),
-    /// but never below 4 ε (rounding alone reaches that).
+    /// The absolute tolerance GJK works with: [`abs_tolerance`](Self::abs_tolerance)
+    /// clamped by [`tolerance::abs_tolerance`] (never below 4 ε, which rounding alone
+    /// reaches; NaN gives the minimum).
     pub(crate) fn touch_tolerance(&self) -> Real {
         tolerance::abs_tolerance(self.abs_tolerance)
+    }
+
+    /// The relative tolerance GJK works with: [`rel_tolerance`](Self::rel_tolerance)
+    /// clamped by [`tolerance::rel_tolerance`] (NaN or negative gives 0).
+    #[inline]
+    pub(crate) fn rel(&self) -> Real {
+        tolerance::rel_tolerance(self.rel_tolerance)
+    }
+
+    /// The iteration bound GJK works with: [`max_iterations`](Self::max_iterations)
+    /// clamped to `1..=`[`tolerance::MAX_GJK_ITERATIONS`] (a run with no support call
+    /// would have no finite upper bound to report).
+    #[inline]
+    pub(crate) fn iteration_bound(&self) -> u32 {
+        self.max_iterations.clamp(1, tolerance::MAX_GJK_ITERATIONS)
+    }
+
+    /// Checks every field against the range it is honoured in, so that options built
+    /// from user data can be refused with a typed error.
+    ///
+    /// The queries never need this: they clamp each field to its range (NaN or negative
+    /// relative tolerance → 0, absolute tolerance to
+    /// [[`tolerance::MIN_ABS_TOLERANCE`], [`tolerance::MAX_ABS_TOLERANCE`]], iterations
+    /// to `1..=`[`tolerance::MAX_GJK_ITERATIONS`]) and always terminate with finite
+    /// answers. `validate` says when such a clamp would change what was asked.
+    ///
+    /// # Errors
+    /// [`OptionsError`] naming the first field that is NaN, negative, or outside its
+    /// range.
+    pub fn validate(&self) -> Result<(), OptionsError> {
+        tolerance::check_tolerance(
+            "gjk",
+            "rel_tolerance",
+            self.rel_tolerance,
+            tolerance::MAX_REL_TOLERANCE,
+        )?;
+        tolerance::check_tolerance(
+            "gjk",
+            "abs_tolerance",
+            self.abs_tolerance,
+            tolerance::MAX_ABS_TOLERANCE,
+        )?;
+        tolerance::check_count(
+            "gjk",
+            "max_iterations",
+            self.max_iterations as usize,
+            1,
+            tolerance::MAX_GJK_ITERATIONS as usize,
+        )
     }
 }
 
@@ -452,7 +505,10 @@ pub(crate) fn run_observed<A: SupportMap, B: SupportMap, O: Observer>(
     // budget, so the variant never answers worse than plain GJK would.
     let plain = GjkOptions {
         variant: GjkVariant::Plain,
-        max_iterations: opts.max_iterations.saturating_sub(first.iterations).max(8),
+        max_iterations: opts
+            .iteration_bound()
+            .saturating_sub(first.iterations)
+            .max(8),
         ..*opts
     };
     let mut second = run_variant(pair, hints, mode, &plain, cache, obs);
@@ -684,7 +740,7 @@ impl<'r, A: SupportMap, B: SupportMap, O: Observer> Run<'r, A, B, O> {
     /// Stage "step": one iteration of the loop, exits 3 to 11 of the pseudo-code.
     #[inline(always)]
     fn step(&mut self) -> Flow {
-        if self.out.iterations >= self.opts.max_iterations {
+        if self.out.iterations >= self.opts.iteration_bound() {
             self.out.status = GjkStatus::MaxIterations;
             return Flow::Stop; // exit 3
         }
@@ -731,7 +787,7 @@ impl<'r, A: SupportMap, B: SupportMap, O: Observer> Run<'r, A, B, O> {
         }
         if !out.simplex.is_empty() {
             let vnorm = out.vv.sqrt();
-            if vnorm - out.lower <= self.opts.rel_tolerance * vnorm + self.abs_tol * out.scale {
+            if vnorm - out.lower <= self.opts.rel() * vnorm + self.abs_tol * out.scale {
                 return Flow::Stop; // exit 6
             }
             if out.simplex.contains(w, 0.0) {
@@ -760,7 +816,7 @@ impl<'r, A: SupportMap, B: SupportMap, O: Observer> Run<'r, A, B, O> {
         {
             out.simplex = saved;
             let vnorm = out.vv.sqrt();
-            let tol = self.opts.rel_tolerance * vnorm + self.abs_tol * out.scale;
+            let tol = self.opts.rel() * vnorm + self.abs_tol * out.scale;
             if vnorm - out.lower > 4.0 * tol {
                 out.status = GjkStatus::NumericalLimit;
             }

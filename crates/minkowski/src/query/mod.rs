@@ -71,6 +71,8 @@ pub mod static_dispatch;
 pub mod static_geometry;
 mod trimesh;
 
+#[doc(inline)]
+pub use crate::tolerance::OptionsError;
 pub(crate) use cast::check_max_toi;
 #[doc(inline)]
 pub use cast::{cast_shapes, CastError, CastInput, CastStart, Motion, ShapeCast};
