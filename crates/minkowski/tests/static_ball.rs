@@ -387,3 +387,108 @@ fn corners_in_hands_out_what_triangles_in_does() {
         assert_eq!(m.face_normal(u32::MAX), None);
     }
 }
+
+/// Balls at the borders of the candidates' pre-tests (a heightfield cell's box: the
+/// rectangle and the range of its four samples; a mesh's tree nodes), where a pre-test
+/// that is not conservative would drop a triangle: each ball's lowest point over a cell's
+/// rectangle (for a centre `d` from the rectangle, `centre_y − √(r² − d²)`) sits at the
+/// cell's highest sample, a rounding or a thousandth above or below it, or the margin
+/// above it, centred near that sample (so the sample is the cell's point nearest the
+/// ball). Steep fields (slopes up to 8), with holes, identity and rotated placements,
+/// and the same surface as a welded mesh; seeded. Oracles as in [`check`]: brute force
+/// (no triangle answered beyond the margin, a contact whenever a triangle is within it)
+/// and the generic path (the same contacts, the same manifolds).
+#[test]
+fn balls_at_cell_height_borders_match_brute_force() {
+    for (k, s) in [1.0, 1e-3, 1e3].into_iter().enumerate() {
+        let n = 8;
+        let g = 0.5 * s;
+        let seed = 70 + k as u64;
+        // Per-sample heights in [−2, 2] cells (slopes up to 8), holes in some cells of
+        // the field (`field` scales the heights by the cell size).
+        let height = |i: usize, j: usize| -> Real {
+            let mut r = Rng::new(seed * 1000 + (i * (n + 1) + j) as u64);
+            r.range(-2.0, 2.0) as Real
+        };
+        let hole = |i: usize, j: usize| (i * 3 + j * 5) % 13 == 0;
+        let holed = field(n, g, |i, j| (!hole(i, j)).then(|| height(i, j)));
+        let o = -(n as Real) * g * 0.5;
+        let grid = |x: Real| ((x - o) / g).round() as usize;
+        let mesh = grid_mesh(n, g, Cells::Welded, |x, z| height(grid(z), grid(x)) * g);
+        let far = far_away(s);
+        let sets: [(&dyn TriangleSet, bool); 2] = [(&holed, true), (&mesh, false)];
+        for (set, is_field) in sets {
+            for pose_s in [Pose::IDENTITY, placed(s)] {
+                let mut rng = Rng::new(seed + u64::from(is_field));
+                let (mut touching, mut apart) = (0, 0);
+                for case in 0..160 {
+                    let (i, j) = (rng.below(n), rng.below(n));
+                    let corners = [(i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)];
+                    // (A cell of the field next to a hole sample has no triangle.)
+                    if is_field && corners.iter().any(|&(a, b)| hole(a, b)) {
+                        continue;
+                    }
+                    let (ti, tj) = corners
+                        .into_iter()
+                        .max_by(|p, q| height(p.0, p.1).total_cmp(&height(q.0, q.1)))
+                        .unwrap();
+                    let top = height(ti, tj) * g;
+                    let (name, b, r) = balls(s)[case % 2].clone();
+                    let margin = if case % 3 == 0 { 0.05 * s } else { 0.0 };
+                    let lift = match case / 2 % 6 {
+                        0 => 0.0,
+                        1 => 1e-6 * s,
+                        2 => -1e-6 * s,
+                        3 => 1e-3 * s,
+                        4 => -1e-3 * s,
+                        _ => margin + 1e-3 * s,
+                    };
+                    // The centre's horizontal place: within 0.95 r of the top sample, in
+                    // every other case on the side away from the cell (the sample is then
+                    // the rectangle's point nearest the centre).
+                    let (a, u) = (rng.range(0.0, std::f64::consts::TAU), rng.unit());
+                    let (mut ox, mut oz) = ((u * a.cos()) as Real, (u * a.sin()) as Real);
+                    if case % 4 < 2 {
+                        ox = ox.abs() * if tj == j { -1.0 } else { 1.0 };
+                        oz = oz.abs() * if ti == i { -1.0 } else { 1.0 };
+                    }
+                    let x = o + tj as Real * g + ox * 0.95 * r;
+                    let z = o + ti as Real * g + oz * 0.95 * r;
+                    let (x0, z0) = (o + j as Real * g, o + i as Real * g);
+                    let dx = (x0 - x).max(x - (x0 + g)).max(0.0);
+                    let dz = (z0 - z).max(z - (z0 + g)).max(0.0);
+                    let d2 = dx * dx + dz * dz;
+                    let y = top + lift + (r * r - d2).max(0.0).sqrt();
+                    let centre = pose_s.transform_point(Vector::new(x, y, z));
+                    let pose = Pose::new(rng.rotation(), centre).unwrap();
+                    let truth = exact(set, &pose_s, centre, r);
+                    let nearest = truth.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+                    let [ours, generic] = both(set, &pose_s, &far, &b, &pose, margin);
+                    let tol = 1e-4 * s as f64;
+                    let at = format!("{name} case {case} cell ({i}, {j}) at {pose:?}");
+                    for c in &ours {
+                        let d = truth
+                            .iter()
+                            .find(|e| e.0 == c.triangle)
+                            .map_or(f64::INFINITY, |e| e.1);
+                        assert!(d <= margin as f64 + tol, "{at}: {} is {d} away", c.triangle);
+                    }
+                    if nearest <= margin as f64 - tol {
+                        assert!(!ours.is_empty(), "{at}: no contact, nearest {nearest}");
+                    }
+                    agree(&ours, &generic, margin, tol as Real, &at);
+                    if ours.is_empty() {
+                        apart += 1;
+                    } else {
+                        touching += 1;
+                    }
+                }
+                // Both sides of the borders are reached.
+                assert!(
+                    touching >= 30 && apart >= 30,
+                    "{touching} touching, {apart} apart"
+                );
+            }
+        }
+    }
+}

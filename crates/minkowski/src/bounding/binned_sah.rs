@@ -219,6 +219,20 @@ impl SahTree {
     pub fn query_aabb(
         &self,
         aabb: &Aabb,
+        f: impl FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.query_aabb_where(aabb, |_| true, f)
+    }
+
+    /// [`SahTree::query_aabb`] with a second test of the nodes: a node (inner or leaf)
+    /// whose box meets `aabb` is entered only when `keep_node` also accepts its box, so a
+    /// caller with a tighter shape than a box (a ball: its distance to the node's box)
+    /// skips the subtrees it cannot reach. `keep_node` must accept every box that holds an
+    /// item the caller needs: the walk does not second-guess it. No allocation.
+    pub fn query_aabb_where(
+        &self,
+        aabb: &Aabb,
+        mut keep_node: impl FnMut(&Aabb) -> bool,
         mut f: impl FnMut(u32) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let mut stack = [0u32; WALK_STACK];
@@ -227,7 +241,7 @@ impl SahTree {
             len -= 1;
             let n = stack[len];
             let node = &self.nodes[n as usize];
-            if !node.aabb.intersects(aabb) {
+            if !node.aabb.intersects(aabb) || !keep_node(&node.aabb) {
                 continue;
             }
             if node.count > 0 {

@@ -96,7 +96,8 @@ pub trait TriangleSet {
     /// the sets do not second-guess it.
     ///
     /// `keep_box` is asked first of boxes that hold candidates (local frame: a
-    /// [`super::HeightField`]'s cells, each with the range of its samples), before their
+    /// [`super::HeightField`]'s cells, each with the range of its samples; a
+    /// [`super::TriMesh`]'s tree nodes), before their
     /// corners are read: when it refuses a box, none of the triangles inside is handed to
     /// `keep` or `f`. It must accept every box that holds a triangle `keep` would accept
     /// (a ball farther than its reach from the box is farther from everything in it). A

@@ -541,40 +541,49 @@ impl TriangleSet for TriMesh {
         self.triangles_in_where(aabb, &mut |_| true, &mut |_| true, f);
     }
 
-    /// Through the tree; a triangle's neighbours are looked up only when `keep` accepts
-    /// its corners (`keep_box` is not asked: the tree's nodes are pruned by `aabb` only).
+    /// Through the tree, its nodes pruned by `aabb` and offered to `keep_box` (each node's
+    /// box holds its triangles); a triangle's neighbours are looked up only when `keep`
+    /// accepts its corners.
     fn triangles_in_where(
         &self,
         aabb: &Aabb,
-        _keep_box: &mut dyn FnMut(&Aabb) -> bool,
+        keep_box: &mut dyn FnMut(&Aabb) -> bool,
         keep: &mut dyn FnMut(&[Point; 3]) -> bool,
         f: &mut dyn FnMut(&MeshTriangle) -> ControlFlow<()>,
     ) {
-        let _ = self.tree.query_aabb(aabb, |t| {
-            let corners = self.corners(t);
-            if triangle_box(corners).intersects(aabb) && keep(&corners) {
-                f(&self.mesh_triangle(t))
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+        let _ = self.tree.query_aabb_where(
+            aabb,
+            |b| keep_box(b),
+            |t| {
+                let corners = self.corners(t);
+                if triangle_box(corners).intersects(aabb) && keep(&corners) {
+                    f(&self.mesh_triangle(t))
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
     }
 
-    /// Through the tree, the corners only (`keep_box` is not asked, as above).
+    /// Through the tree (its nodes offered to `keep_box`, as above), the corners only.
     fn corners_in(
         &self,
         aabb: &Aabb,
-        _keep_box: &mut dyn FnMut(&Aabb) -> bool,
+        keep_box: &mut dyn FnMut(&Aabb) -> bool,
         f: &mut dyn FnMut(u32, &[Point; 3]) -> ControlFlow<()>,
     ) {
-        let _ = self.tree.query_aabb(aabb, |t| {
-            let corners = self.corners(t);
-            if triangle_box(corners).intersects(aabb) {
-                f(t, &corners)
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+        let _ = self.tree.query_aabb_where(
+            aabb,
+            |b| keep_box(b),
+            |t| {
+                let corners = self.corners(t);
+                if triangle_box(corners).intersects(aabb) {
+                    f(t, &corners)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
     }
 
     /// The normal stored at build.
