@@ -14,8 +14,9 @@
 //! boxes are first measured against each candidate's corners alone, before the set builds
 //! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]; balls and
 //! capsules are also measured against a heightfield cell's box before its corners are
-//! read, and against a mesh's tree nodes before the walk enters them); a ball's contact and face contact are written out in closed form (one point, no
-//! clipping), and an overlapping box's contact comes from the 13 separating axes in closed
+//! read, and against a mesh's tree nodes before the walk enters them); a ball's contact
+//! and face contact are written out in closed form (one point, no clipping), and an
+//! overlapping box's contact comes from the 13 separating axes in closed
 //! form (`query/pair/box_triangle_contact.rs`) instead of GJK and EPA. What a single
 //! triangle cannot know is its neighbours: a box sliding across a floor tiled into
 //! triangles meets their inner edges, and GJK/EPA against one triangle
