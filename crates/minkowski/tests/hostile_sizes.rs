@@ -268,3 +268,21 @@ fn a_wide_first_row_with_short_rows_is_refused_not_allocated() {
         &text[..text.len().min(300)]
     );
 }
+
+/// A `TerrainLevel` built by hand (its fields are public) with `bounding_size: 0` has no
+/// cells per side, instead of dividing by zero.
+#[test]
+fn a_terrain_level_of_bounding_size_zero_has_no_cells_per_side() {
+    use minkowski::terrain::terrain_volumes::{LevelBound, TerrainLevel};
+    let level = TerrainLevel {
+        bounding_size: 0,
+        bound: LevelBound::Slab,
+        cells: Vec::new(),
+    };
+    assert_eq!(level.per_side(64), 0);
+    let level = TerrainLevel {
+        bounding_size: 16,
+        ..level
+    };
+    assert_eq!(level.per_side(64), 4);
+}

@@ -220,9 +220,11 @@ pub struct TerrainLevel {
 }
 
 impl TerrainLevel {
-    /// Bounding cells per side.
+    /// Bounding cells per side of a quad of `quad_size` map cells: `quad_size /
+    /// bounding_size`, and 0 for a level whose `bounding_size` is 0 (its fields are
+    /// public; such a level has no cells, rather than a division by zero).
     pub fn per_side(&self, quad_size: u32) -> u32 {
-        quad_size / self.bounding_size
+        quad_size.checked_div(self.bounding_size).unwrap_or(0)
     }
 }
 
