@@ -87,6 +87,52 @@ impl From<&PairManifold> for WorldManifold {
     }
 }
 
+/// A pair's manifolds as the narrow phase hands them on: none or one (almost every
+/// pair: two convex colliders give at most one manifold) held inline, more (compounds,
+/// static geometry with several touching regions) in a vector. So that the narrow phase
+/// allocates nothing per pair in the common case.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum PairManifolds {
+    /// No manifold (farther apart than the margin).
+    #[default]
+    None,
+    /// One manifold.
+    One(WorldManifold),
+    /// Two or more.
+    Many(Vec<WorldManifold>),
+}
+
+impl PairManifolds {
+    /// The manifolds, in the order they were given.
+    pub fn as_slice(&self) -> &[WorldManifold] {
+        match self {
+            PairManifolds::None => &[],
+            PairManifolds::One(m) => std::slice::from_ref(m),
+            PairManifolds::Many(v) => v,
+        }
+    }
+}
+
+impl FromIterator<WorldManifold> for PairManifolds {
+    /// Inline for none or one; a vector only from the second manifold on.
+    fn from_iter<I: IntoIterator<Item = WorldManifold>>(iter: I) -> Self {
+        let mut it = iter.into_iter();
+        let Some(first) = it.next() else {
+            return PairManifolds::None;
+        };
+        match it.next() {
+            None => PairManifolds::One(first),
+            Some(second) => {
+                let mut v = Vec::with_capacity(2 + it.size_hint().0);
+                v.push(first);
+                v.push(second);
+                v.extend(it);
+                PairManifolds::Many(v)
+            }
+        }
+    }
+}
+
 /// One pair's stored manifolds (module notes).
 #[derive(Debug, Clone)]
 pub(crate) struct StoredPair {
@@ -99,7 +145,7 @@ pub(crate) struct StoredPair {
     /// The largest `|b|` over the points (B's frame).
     reach: Real,
     /// The manifolds with points in their bodies' frames and normals in A's.
-    local: Vec<WorldManifold>,
+    local: PairManifolds,
 }
 
 impl StoredPair {
@@ -143,7 +189,7 @@ impl StoredPair {
         pose_b: &Pose,
         margin: Real,
         tolerance: Real,
-    ) -> Option<Vec<WorldManifold>> {
+    ) -> Option<PairManifolds> {
         let now = pose_a.inv_mul(pose_b);
         let dt = (now.translation() - self.relative.translation()).length();
         let dq = now.rotation() * self.relative.rotation().inverse();
@@ -153,6 +199,7 @@ impl StoredPair {
         if moved <= tolerance && margin <= self.margin - tolerance {
             Some(
                 self.local
+                    .as_slice()
                     .iter()
                     .map(|l| {
                         let mut m = *l;
@@ -236,6 +283,7 @@ mod tests {
                     assert!(big, "a nudge within the tolerance was refused");
                 }
                 Some(again) => {
+                    let again = again.as_slice();
                     reused += 1;
                     assert!(!big, "a nudge of 20 tolerances was reused");
                     let oracle: Vec<WorldManifold> =
