@@ -311,6 +311,40 @@ mod tests {
         assert!(compared > 600, "{compared} points compared");
     }
 
+    /// Collecting 0 to 5 manifolds gives the same sequence as collecting into a
+    /// vector (the oracle), inline for none or one.
+    #[test]
+    fn pair_manifolds_collect_like_a_vector() {
+        let pa = Pose::IDENTITY;
+        for n in 0..6u32 {
+            let ms: Vec<WorldManifold> = (0..n)
+                .map(|k| WorldManifold {
+                    piece_a: k,
+                    piece_b: 2 * k,
+                    normal: Vector::Y,
+                    points: [ManifoldPoint {
+                        point_a: pa.translation(),
+                        point_b: Vector::splat(k as Real),
+                        distance: -(k as Real),
+                        feature: k,
+                    }; 4],
+                    len: (k as usize) % 5,
+                })
+                .collect();
+            let pm: PairManifolds = ms.iter().copied().collect();
+            let got = pm.as_slice();
+            assert_eq!(got.len(), ms.len());
+            for (x, y) in got.iter().zip(&ms) {
+                assert_eq!(
+                    (x.piece_a, x.piece_b, x.normal),
+                    (y.piece_a, y.piece_b, y.normal)
+                );
+                assert_eq!(x.points(), y.points());
+            }
+            assert_eq!(matches!(pm, PairManifolds::Many(_)), n >= 2);
+        }
+    }
+
     /// A margin grown beyond what the stored query covered forces a new query.
     #[test]
     fn larger_margin_is_not_reused() {
