@@ -145,7 +145,7 @@ pub(crate) struct StoredPair {
     /// The largest `|b|` over the points (B's frame).
     reach: Real,
     /// The manifolds with points in their bodies' frames and normals in A's.
-    local: PairManifolds,
+    local: Vec<WorldManifold>,
 }
 
 impl StoredPair {
@@ -199,7 +199,6 @@ impl StoredPair {
         if moved <= tolerance && margin <= self.margin - tolerance {
             Some(
                 self.local
-                    .as_slice()
                     .iter()
                     .map(|l| {
                         let mut m = *l;
