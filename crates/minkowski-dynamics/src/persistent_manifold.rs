@@ -87,6 +87,52 @@ impl From<&PairManifold> for WorldManifold {
     }
 }
 
+/// A pair's manifolds as the narrow phase hands them on: none or one (almost every
+/// pair: two convex colliders give at most one manifold) held inline, more (compounds,
+/// static geometry with several touching regions) in a vector. So that the narrow phase
+/// allocates nothing per pair in the common case.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum PairManifolds {
+    /// No manifold (farther apart than the margin).
+    #[default]
+    None,
+    /// One manifold.
+    One(WorldManifold),
+    /// Two or more.
+    Many(Vec<WorldManifold>),
+}
+
+impl PairManifolds {
+    /// The manifolds, in the order they were given.
+    pub fn as_slice(&self) -> &[WorldManifold] {
+        match self {
+            PairManifolds::None => &[],
+            PairManifolds::One(m) => std::slice::from_ref(m),
+            PairManifolds::Many(v) => v,
+        }
+    }
+}
+
+impl FromIterator<WorldManifold> for PairManifolds {
+    /// Inline for none or one; a vector only from the second manifold on.
+    fn from_iter<I: IntoIterator<Item = WorldManifold>>(iter: I) -> Self {
+        let mut it = iter.into_iter();
+        let Some(first) = it.next() else {
+            return PairManifolds::None;
+        };
+        match it.next() {
+            None => PairManifolds::One(first),
+            Some(second) => {
+                let mut v = Vec::with_capacity(2 + it.size_hint().0);
+                v.push(first);
+                v.push(second);
+                v.extend(it);
+                PairManifolds::Many(v)
+            }
+        }
+    }
+}
+
 /// One pair's stored manifolds (module notes).
 #[derive(Debug, Clone)]
 pub(crate) struct StoredPair {
@@ -143,7 +189,7 @@ impl StoredPair {
         pose_b: &Pose,
         margin: Real,
         tolerance: Real,
-    ) -> Option<Vec<WorldManifold>> {
+    ) -> Option<PairManifolds> {
         let now = pose_a.inv_mul(pose_b);
         let dt = (now.translation() - self.relative.translation()).length();
         let dq = now.rotation() * self.relative.rotation().inverse();
@@ -236,6 +282,7 @@ mod tests {
                     assert!(big, "a nudge within the tolerance was refused");
                 }
                 Some(again) => {
+                    let again = again.as_slice();
                     reused += 1;
                     assert!(!big, "a nudge of 20 tolerances was reused");
                     let oracle: Vec<WorldManifold> =
@@ -261,6 +308,40 @@ mod tests {
             "{reused} reused, {refused} refused"
         );
         assert!(compared > 600, "{compared} points compared");
+    }
+
+    /// Collecting 0 to 5 manifolds gives the same sequence as collecting into a
+    /// vector (the oracle), inline for none or one.
+    #[test]
+    fn pair_manifolds_collect_like_a_vector() {
+        let pa = Pose::IDENTITY;
+        for n in 0..6u32 {
+            let ms: Vec<WorldManifold> = (0..n)
+                .map(|k| WorldManifold {
+                    piece_a: k,
+                    piece_b: 2 * k,
+                    normal: Vector::Y,
+                    points: [ManifoldPoint {
+                        point_a: pa.translation(),
+                        point_b: Vector::splat(k as Real),
+                        distance: -(k as Real),
+                        feature: k,
+                    }; 4],
+                    len: (k as usize) % 5,
+                })
+                .collect();
+            let pm: PairManifolds = ms.iter().copied().collect();
+            let got = pm.as_slice();
+            assert_eq!(got.len(), ms.len());
+            for (x, y) in got.iter().zip(&ms) {
+                assert_eq!(
+                    (x.piece_a, x.piece_b, x.normal),
+                    (y.piece_a, y.piece_b, y.normal)
+                );
+                assert_eq!(x.points(), y.points());
+            }
+            assert_eq!(matches!(pm, PairManifolds::Many(_)), n >= 2);
+        }
     }
 
     /// A margin grown beyond what the stored query covered forces a new query.

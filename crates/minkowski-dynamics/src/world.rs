@@ -25,17 +25,17 @@
 use crate::body::{Body, BodyDesc, BodyError, BodyKind};
 use crate::box_box_manifold::box_box_manifold;
 use crate::contact_cache::{match_point, CachedPoint, ContactCache, STATIC_BASE};
-use crate::contact_manifold::{body_pair, static_pair};
+use crate::contact_manifold::{body_pair, static_pair, PairManifold};
 use crate::hash::state_hash;
 use crate::island::islands;
-use crate::persistent_manifold::{StoredPair, WorldManifold};
+use crate::persistent_manifold::{PairManifolds, StoredPair, WorldManifold};
 use crate::solver::{
     self, tangent_basis, ConstraintPoint, ContactConstraint, Softness, SolverBody, SolverSettings,
 };
 use minkowski::bounding::Aabb;
 use minkowski::math::Matrix3;
 use minkowski::query::compound::Collider;
-use minkowski::query::{static_dispatch, Motion, QueryOptions};
+use minkowski::query::{manifold, static_dispatch, Motion, QueryOptions};
 use minkowski::shape::{Shape, StaticShape};
 use minkowski::{Pose, Real, Rotation, Vector};
 
@@ -202,12 +202,16 @@ pub struct World {
     /// The stored manifolds of last step's pairs, sorted by key (persistent manifolds).
     stored: Vec<Option<StoredPair>>,
     stored_keys: Vec<(u32, u32)>,
+    /// The narrow phase's answers, one per pair, kept between steps so that their
+    /// room is reused (cleared after use).
+    answers: Vec<(PairManifolds, Answer)>,
     steps: u64,
     #[cfg(feature = "parallel")]
     pool: Option<rayon::ThreadPool>,
 }
 
 /// How a pair's manifolds were obtained.
+#[derive(Debug)]
 enum Answer {
     /// Refreshed from the stored entry at this index.
     Reused(usize),
@@ -238,6 +242,7 @@ impl World {
             cache: ContactCache::new(),
             stored: Vec::new(),
             stored_keys: Vec::new(),
+            answers: Vec::new(),
             steps: 0,
             #[cfg(feature = "parallel")]
             pool: (settings.threads > 0)
@@ -412,7 +417,7 @@ impl World {
         times.broad_ms = clock.lap();
         // Narrow phase.
         let mut stats = StepStats::default();
-        let manifolds = self.narrow_phase(&pairs, &poses, &mut stats);
+        let mut answers = self.narrow_phase(&pairs, &poses, &mut stats);
         times.narrow_ms = clock.lap();
         // 4. Solver bodies and constraints.
         let ground = n;
@@ -450,7 +455,7 @@ impl World {
             .collect();
         sbodies.push(SolverBody::FIXED);
         let mut constraints: Vec<ContactConstraint> = Vec::with_capacity(pairs.len());
-        for (pair, ms) in pairs.iter().zip(&manifolds) {
+        for (pair, (ms, _)) in pairs.iter().zip(&answers) {
             let (ia, friction_a, rest_a) = if pair.a >= STATIC_BASE {
                 let g = &self.statics[(pair.a - STATIC_BASE) as usize];
                 (ground, g.friction, g.restitution)
@@ -473,7 +478,7 @@ impl World {
             } else {
                 self.bodies[ia].rotation
             };
-            for pm in ms {
+            for pm in ms.as_slice() {
                 let key = (pair.a, pair.b, pm.piece_a, pm.piece_b);
                 let cached = self.cache.points(&key);
                 let m = pm;
@@ -547,6 +552,8 @@ impl World {
             }
         }
         stats.manifolds = constraints.len();
+        answers.clear();
+        self.answers = answers;
         times.constraints_ms = clock.lap();
         // 5. Solve.
         let (sb, cs) = (&mut sbodies, &mut constraints);
@@ -620,44 +627,48 @@ impl World {
         Ok(stats)
     }
 
-    /// Every pair's manifolds (step 3): refreshed from the store when the pair barely
-    /// moved, computed otherwise; the store is rebuilt for the next step.
+    /// Every pair's manifolds (step 3), one entry per pair in the pairs' order:
+    /// refreshed from the store when the pair barely moved, computed otherwise; the
+    /// store is rebuilt for the next step. The answers' vector is the world's, reused
+    /// from step to step (the caller puts it back).
     fn narrow_phase(
         &mut self,
         pairs: &[Pair],
         poses: &[Pose],
         stats: &mut StepStats,
-    ) -> Vec<Vec<WorldManifold>> {
-        let answers = self.pair_answers(pairs, poses);
-        let mut store_next = Vec::with_capacity(answers.len());
-        let mut out = Vec::with_capacity(answers.len());
-        for (ms, answer) in answers {
-            match answer {
-                Answer::Reused(i) => {
-                    stats.pairs_reused += 1;
-                    if let Some(sp) = self.stored[i].take() {
-                        store_next.push(sp);
+    ) -> Vec<(PairManifolds, Answer)> {
+        let mut answers = std::mem::take(&mut self.answers);
+        self.pair_answers(pairs, poses, &mut answers);
+        if self.settings.manifold_reuse_tolerance > 0.0 || !self.stored.is_empty() {
+            let mut store_next = Vec::with_capacity(answers.len());
+            for (_, answer) in &mut answers {
+                match std::mem::replace(answer, Answer::Unstored) {
+                    Answer::Reused(i) => {
+                        stats.pairs_reused += 1;
+                        if let Some(sp) = self.stored[i].take() {
+                            store_next.push(sp);
+                        }
                     }
+                    Answer::Fresh(sp) => store_next.push(sp),
+                    Answer::Unstored => {}
                 }
-                Answer::Fresh(sp) => store_next.push(sp),
-                Answer::Unstored => {}
             }
-            out.push(ms);
+            store_next.sort_unstable_by_key(|sp| sp.key);
+            self.stored_keys = store_next.iter().map(|sp| sp.key).collect();
+            self.stored = store_next.into_iter().map(Some).collect();
         }
-        store_next.sort_unstable_by_key(|sp| sp.key);
-        self.stored_keys = store_next.iter().map(|sp| sp.key).collect();
-        self.stored = store_next.into_iter().map(Some).collect();
-        out
+        answers
     }
 
+    /// Fills `out` (cleared first) with every pair's answer, in the pairs' order.
     #[cfg(feature = "parallel")]
-    fn pair_answers(&self, pairs: &[Pair], poses: &[Pose]) -> Vec<(Vec<WorldManifold>, Answer)> {
+    fn pair_answers(&self, pairs: &[Pair], poses: &[Pose], out: &mut Vec<(PairManifolds, Answer)>) {
         use rayon::prelude::*;
-        let run = || {
+        let mut run = || {
             pairs
                 .par_iter()
                 .map(|p| self.pair_manifolds(p, poses))
-                .collect()
+                .collect_into_vec(out)
         };
         match &self.pool {
             Some(pool) => pool.install(run),
@@ -665,15 +676,14 @@ impl World {
         }
     }
 
+    /// Fills `out` (cleared first) with every pair's answer, in the pairs' order.
     #[cfg(not(feature = "parallel"))]
-    fn pair_answers(&self, pairs: &[Pair], poses: &[Pose]) -> Vec<(Vec<WorldManifold>, Answer)> {
-        pairs
-            .iter()
-            .map(|p| self.pair_manifolds(p, poses))
-            .collect()
+    fn pair_answers(&self, pairs: &[Pair], poses: &[Pose], out: &mut Vec<(PairManifolds, Answer)>) {
+        out.clear();
+        out.extend(pairs.iter().map(|p| self.pair_manifolds(p, poses)));
     }
 
-    fn pair_manifolds(&self, p: &Pair, poses: &[Pose]) -> (Vec<WorldManifold>, Answer) {
+    fn pair_manifolds(&self, p: &Pair, poses: &[Pose]) -> (PairManifolds, Answer) {
         let b = &self.bodies[p.b as usize];
         let pose_b = &poses[p.b as usize];
         let (pose_a, g) = if p.a >= STATIC_BASE {
@@ -699,7 +709,7 @@ impl World {
         } else {
             p.margin
         };
-        let ms: Vec<WorldManifold> = match g {
+        let ms: PairManifolds = match g {
             Some(g) => static_pair(&g.shape, &g.pose, &b.collider, pose_b, margin)
                 .iter()
                 .map(WorldManifold::from)
@@ -713,9 +723,23 @@ impl World {
                     {
                         let m = box_box_manifold(ca, pose_a, cb, pose_b, margin);
                         if m.len == 0 {
-                            Vec::new()
+                            PairManifolds::None
                         } else {
-                            vec![WorldManifold::from(&m)]
+                            PairManifolds::One(WorldManifold::from(&m))
+                        }
+                    }
+                    // Two convex colliders: one piece each, as `body_pair` (pieces 0
+                    // and 0, no box test), without its piece lists.
+                    (Collider::Convex(sa), Collider::Convex(sb)) => {
+                        let m = manifold(sa, pose_a, sb, pose_b, margin);
+                        if m.is_empty() {
+                            PairManifolds::None
+                        } else {
+                            PairManifolds::One(WorldManifold::from(&PairManifold {
+                                piece_a: 0,
+                                piece_b: 0,
+                                manifold: m,
+                            }))
                         }
                     }
                     _ => body_pair(&a.collider, pose_a, &b.collider, pose_b, margin)
@@ -726,7 +750,7 @@ impl World {
             }
         };
         let answer = if tol > 0.0 {
-            Answer::Fresh(StoredPair::new(key, pose_a, pose_b, margin, &ms))
+            Answer::Fresh(StoredPair::new(key, pose_a, pose_b, margin, ms.as_slice()))
         } else {
             Answer::Unstored
         };

@@ -345,6 +345,16 @@ const EXHAUSTIVE_REDUCTION: usize = 16;
 /// gains at most one vertex per plane.
 const CLIP_CAPACITY: usize = 2 * MAX_FACE_VERTICES + 2;
 
+/// Features of at most this many vertices (boxes, pyramids, triangles, small hulls) are
+/// clipped first in buffers of [`SMALL_CLIP_CAPACITY`]: the clip's buffers are filled
+/// and copied whole, and a box pair needs a seventh of [`CLIP_CAPACITY`]. Should a
+/// rounding-degenerate polygon gain more vertices than that, the clip is done again at
+/// full capacity, so the answer is the same as with full-capacity buffers throughout.
+const SMALL_FACE_VERTICES: usize = 8;
+
+/// Room for a clipped polygon of at most [`SMALL_FACE_VERTICES`] vertices.
+const SMALL_CLIP_CAPACITY: usize = 2 * SMALL_FACE_VERTICES + 2;
+
 /// A vertex of a polygon being clipped: the point, its id, and the id of the edge that
 /// starts at it.
 #[derive(Debug, Clone, Copy)]
@@ -354,27 +364,32 @@ struct ClipVertex {
     edge: u32,
 }
 
-/// A fixed-capacity list of clip vertices.
-struct ClipBuf {
-    v: [ClipVertex; CLIP_CAPACITY],
+/// A list of at most `CAP` clip vertices; pushes beyond are dropped and remembered.
+struct ClipBuf<const CAP: usize> {
+    v: [ClipVertex; CAP],
     len: usize,
+    /// Whether a push was dropped.
+    overflowed: bool,
 }
 
-impl ClipBuf {
+impl<const CAP: usize> ClipBuf<CAP> {
     fn new() -> Self {
         ClipBuf {
             v: [ClipVertex {
                 p: Vector::ZERO,
                 id: 0,
                 edge: 0,
-            }; CLIP_CAPACITY],
+            }; CAP],
             len: 0,
+            overflowed: false,
         }
     }
     fn push(&mut self, c: ClipVertex) {
-        if self.len < CLIP_CAPACITY {
+        if self.len < CAP {
             self.v[self.len] = c;
             self.len += 1;
+        } else {
+            self.overflowed = true;
         }
     }
     fn as_slice(&self) -> &[ClipVertex] {
@@ -399,7 +414,13 @@ fn vertex_id(v: u32) -> u32 {
 
 /// One Sutherland–Hodgman pass: keeps the part of the closed polygon `input` where
 /// `(x − o) · s ≥ 0`.
-fn clip_polygon(input: &[ClipVertex], o: Point, s: Vector, plane: usize, out: &mut ClipBuf) {
+fn clip_polygon<const CAP: usize>(
+    input: &[ClipVertex],
+    o: Point,
+    s: Vector,
+    plane: usize,
+    out: &mut ClipBuf<CAP>,
+) {
     out.len = 0;
     let n = input.len();
     for i in 0..n {
@@ -477,6 +498,73 @@ pub(crate) struct Candidate {
     pub id: u32,
 }
 
+impl Candidate {
+    const ZERO: Candidate = Candidate {
+        q: Vector::ZERO,
+        s: 0.0,
+        id: 0,
+    };
+}
+
+/// The clipping step of [`from_contact`]: the reference and incident features, the
+/// reference point `o` and normal `nr`, the separation up to which points are kept
+/// (`keep`) and the rounding slack of the side planes.
+struct Clipping<'f> {
+    rf: &'f Feature,
+    inc: &'f Feature,
+    o: Point,
+    nr: Vector,
+    keep: Real,
+    slack: Real,
+}
+
+impl Clipping<'_> {
+    /// The clipped incident points within `keep` of the reference plane, with their
+    /// separations, written into one of `bufs`: `(which buffer, how many)`, `(0, 0)` when
+    /// none, and whether a clipped polygon outgrew `CAP` (vertices dropped: a caller
+    /// with a small `CAP` clips again with more room).
+    ///
+    /// Exactly first; if that leaves nothing, or points all within `64 · slack` of each
+    /// other, once more with the side planes moved out by the rounding tolerance: faces
+    /// that touch along a shared edge line overlap by zero width, which rounding turns
+    /// into nothing or a single corner. The wider answer is kept. (Not always with the
+    /// slack: it moves a sharp corner of the reference face out by
+    /// `slack / sin(angle/2)`.)
+    fn candidates<const CAP: usize>(
+        &self,
+        bufs: &mut [[Candidate; CAP]; 2],
+    ) -> (usize, usize, bool) {
+        let (mut best, mut kept, mut extent) = (0, 0, 0.0 as Real);
+        let mut overflowed = false;
+        for pass in [0.0, self.slack] {
+            // The buffer not holding the answer so far.
+            let w = if kept > 0 { 1 - best } else { best };
+            let buf = &mut bufs[w];
+            let mut nb = 0;
+            overflowed |= clip(self.rf, self.inc, pass, buf, &mut nb);
+            // Separations from the reference plane along its outward normal.
+            let mut k = 0;
+            for i in 0..nb {
+                let s = (buf[i].q - self.o).dot(self.nr);
+                if s <= self.keep {
+                    buf[k] = Candidate { s, ..buf[i] };
+                    k += 1;
+                }
+            }
+            let wide = (1..k)
+                .map(|i| (buf[i].q - buf[0].q).length())
+                .fold(0.0, Real::max);
+            if k > 0 && (kept == 0 || wide > extent) {
+                (best, kept, extent) = (w, k, wide);
+            }
+            if kept > 0 && extent > 64.0 * self.slack {
+                break;
+            }
+        }
+        (best, kept, overflowed)
+    }
+}
+
 /// Builds the manifold from a contact already computed for the same pair and poses.
 pub(crate) fn from_contact(
     a: &Shape,
@@ -521,11 +609,6 @@ pub(crate) fn from_contact(
         (P, _) | (_, P) => return single(),
     };
     let (rf, inc) = if ref_b { (&fb, &fa) } else { (&fa, &fb) };
-    let mut cands = [Candidate {
-        q: Vector::ZERO,
-        s: 0.0,
-        id: 0,
-    }; CLIP_CAPACITY];
     let mut size: Real = margin;
     for p in rf.pts().iter().chain(inc.pts()) {
         size = size.max(p.abs().max_element());
@@ -555,40 +638,33 @@ pub(crate) fn from_contact(
         }
     };
     let keep = margin + slack;
-    let mut kept = 0;
-    // Exactly first; if that leaves nothing, or points all within `64 · slack` of each
-    // other, once more with the side planes moved out by the rounding tolerance: faces
-    // that touch along a shared edge line overlap by zero width, which rounding turns
-    // into nothing or a single corner. The wider answer is kept. (Not always with the
-    // slack: it moves a sharp corner of the reference face out by `slack / sin(angle/2)`.)
-    let mut extent: Real = 0.0;
-    for pass in [0.0, slack] {
-        let mut buf = [Candidate {
-            q: Vector::ZERO,
-            s: 0.0,
-            id: 0,
-        }; CLIP_CAPACITY];
-        let mut nb = 0;
-        clip(rf, inc, pass, &mut buf, &mut nb);
-        // Separations from the reference plane along its outward normal.
-        let mut k = 0;
-        for i in 0..nb {
-            let s = (buf[i].q - o).dot(nr);
-            if s <= keep {
-                buf[k] = Candidate { s, ..buf[i] };
-                k += 1;
-            }
+    let clipping = Clipping {
+        rf,
+        inc,
+        o,
+        nr,
+        keep,
+        slack,
+    };
+    let (mut small, mut large);
+    let small_answer = if rf.len <= SMALL_FACE_VERTICES && inc.len <= SMALL_FACE_VERTICES {
+        small = [[Candidate::ZERO; SMALL_CLIP_CAPACITY]; 2];
+        match clipping.candidates(&mut small) {
+            (w, k, false) => Some(&small[w][..k]),
+            (_, _, true) => None,
         }
-        let wide = (1..k)
-            .map(|i| (buf[i].q - buf[0].q).length())
-            .fold(0.0, Real::max);
-        if k > 0 && (kept == 0 || wide > extent) {
-            (cands, kept, extent) = (buf, k, wide);
+    } else {
+        None
+    };
+    let cands: &[Candidate] = match small_answer {
+        Some(c) => c,
+        None => {
+            large = [[Candidate::ZERO; CLIP_CAPACITY]; 2];
+            let (w, k, _) = clipping.candidates(&mut large);
+            &large[w][..k]
         }
-        if kept > 0 && extent > 64.0 * slack {
-            break;
-        }
-    }
+    };
+    let kept = cands.len();
     if kept == 0 {
         return single();
     }
@@ -604,7 +680,7 @@ pub(crate) fn from_contact(
             None => return single(),
         };
         let limit = PARALLEL_EDGE_REL_TOLERANCE * size;
-        for k in &cands[..kept] {
+        for k in cands {
             let lateral = (k.q - o).dot(side).abs();
             let off = if lateral > 0.0 {
                 lateral * lateral / ((radius * radius + lateral * lateral).sqrt() + radius)
@@ -619,7 +695,7 @@ pub(crate) fn from_contact(
     let base = (rf.id & 0xff) << 24 | if ref_b { ID_REF_B } else { 0 };
     let normal = if ref_b { -nr } else { nr };
     let mut m = Manifold::empty(normal, c.status);
-    let (picked, np) = reduce(&cands[..kept], nr, size);
+    let (picked, np) = reduce(cands, nr, size);
     for &i in &picked[..np] {
         let k = cands[i];
         // The incident point and its projection onto the reference plane.
@@ -730,15 +806,17 @@ fn features(
 
 /// Clips the incident feature against the reference feature's side planes.
 ///
-/// The side planes are moved outwards by `slack` (a length).
-fn clip(
+/// The side planes are moved outwards by `slack` (a length). Whether a clipped polygon
+/// outgrew `CAP` (vertices dropped; `CAP` must be at least the reference feature's
+/// vertex count).
+fn clip<const CAP: usize>(
     rf: &Feature,
     inc: &Feature,
     slack: Real,
-    out: &mut [Candidate; CLIP_CAPACITY],
+    out: &mut [Candidate; CAP],
     len: &mut usize,
-) {
-    let mut planes = [(Vector::ZERO, Vector::ZERO); MAX_FACE_VERTICES];
+) -> bool {
+    let mut planes = [(Vector::ZERO, Vector::ZERO); CAP];
     let mut add = |i: usize, o: Point, s: Vector| {
         let shift = normalize_robust(s).map_or(Vector::ZERO, |u| u * slack);
         planes[i] = (o - shift, s);
@@ -764,7 +842,7 @@ fn clip(
     *len = 0;
     match inc.kind {
         FeatureKind::Polygon => {
-            let mut bufs = [ClipBuf::new(), ClipBuf::new()];
+            let mut bufs = [ClipBuf::<CAP>::new(), ClipBuf::<CAP>::new()];
             for (&p, &id) in inc.pts().iter().zip(&inc.ids) {
                 bufs[0].push(ClipVertex {
                     p,
@@ -783,7 +861,7 @@ fn clip(
                 clip_polygon(src.as_slice(), o, s, k, dst);
                 cur = 1 - cur;
                 if bufs[cur].len == 0 {
-                    return;
+                    return bufs[0].overflowed || bufs[1].overflowed;
                 }
             }
             for v in bufs[cur].as_slice() {
@@ -794,6 +872,7 @@ fn clip(
                 };
                 *len += 1;
             }
+            bufs[0].overflowed || bufs[1].overflowed
         }
         _ => {
             let ids = [inc.ids[0], inc.ids[1]];
@@ -803,6 +882,7 @@ fn clip(
                     *len += 1;
                 }
             }
+            false
         }
     }
 }
@@ -1013,4 +1093,115 @@ fn quad_area(p: [Point; 4], nr: Vector) -> Real {
         .max(tri(0, 1, 3))
         .max(tri(0, 2, 3))
         .max(tri(1, 2, 3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Rotation;
+    use crate::shape::Cuboid;
+
+    fn rng(seed: u64) -> impl FnMut() -> Real {
+        let mut s = seed;
+        move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 40) as Real / (1u64 << 24) as Real
+        }
+    }
+
+    /// The clip in small buffers against the clip in full-capacity buffers (the
+    /// oracle): boxes resting face on face, turned about the normal (up to octagons),
+    /// tilted within the feature angle, offset so that some overlap only in part; the
+    /// same candidates bit for bit, and no overflow. Buffers too small for an octagon
+    /// say so.
+    #[test]
+    fn small_clip_buffers_match_full_capacity() {
+        let mut r = rng(11);
+        let (mut octagons, mut partial, mut overflows) = (0, 0, 0);
+        for _ in 0..500 {
+            let ha = Vector::new(0.5 + r(), 0.2 + r(), 0.5 + r());
+            // Half centred with B's top about A's size (octagons), half anywhere.
+            let centred = r() < 0.5;
+            let hb = if centred {
+                Vector::new(
+                    ha.x * (0.9 + 0.2 * r()),
+                    0.2 + r(),
+                    ha.z * (0.9 + 0.2 * r()),
+                )
+            } else {
+                Vector::new(0.3 + r(), 0.2 + r(), 0.3 + r())
+            };
+            let reach = if centred { 0.05 } else { 2.0 };
+            let a = Shape::from(Cuboid::new(ha).unwrap());
+            let b = Shape::from(Cuboid::new(hb).unwrap());
+            let pa = Pose::new(
+                Rotation::from_rotation_y(r() * 6.0),
+                Vector::new(r() * 200.0 - 100.0, r() * 10.0, r() * 200.0 - 100.0),
+            )
+            .unwrap();
+            let tilt = Rotation::from_rotation_x((r() - 0.5) * 0.04)
+                * Rotation::from_rotation_y(0.3 + r() * 1.0);
+            let local = Pose::new(
+                tilt,
+                Vector::new(
+                    (r() - 0.5) * reach * (ha.x + hb.x),
+                    ha.y + hb.y + (r() - 0.5) * 0.02,
+                    (r() - 0.5) * reach * (ha.z + hb.z),
+                ),
+            )
+            .unwrap();
+            let pb = pa.mul(&local);
+            let up = pa.transform_vector(Vector::Y);
+            let rf = support_feature(&a, &pa, up);
+            let inc = support_feature(&b, &pb, -up);
+            assert_eq!(
+                (rf.kind, inc.kind),
+                (FeatureKind::Polygon, FeatureKind::Polygon)
+            );
+            let size = rf
+                .pts()
+                .iter()
+                .chain(inc.pts())
+                .fold(0.02 as Real, |m, p| m.max(p.abs().max_element()));
+            let slack = SEPARATION_REL_TOLERANCE * size;
+            let clipping = Clipping {
+                rf: &rf,
+                inc: &inc,
+                o: rf.points[0],
+                nr: rf.normal,
+                keep: 0.02 + slack,
+                slack,
+            };
+            let mut small = [[Candidate::ZERO; SMALL_CLIP_CAPACITY]; 2];
+            let mut large = [[Candidate::ZERO; CLIP_CAPACITY]; 2];
+            let (ws, ks, over) = clipping.candidates(&mut small);
+            let (wl, kl, _) = clipping.candidates(&mut large);
+            assert!(!over, "a box pair outgrew the small buffers");
+            assert_eq!(ks, kl);
+            for (x, y) in small[ws][..ks].iter().zip(&large[wl][..kl]) {
+                assert_eq!(
+                    x.q.to_array().map(Real::to_bits),
+                    y.q.to_array().map(Real::to_bits)
+                );
+                assert_eq!((x.s.to_bits(), x.id), (y.s.to_bits(), y.id));
+            }
+            if ks == 8 {
+                octagons += 1;
+                let mut tiny = [[Candidate::ZERO; 4]; 2];
+                let (_, _, over) = clipping.candidates(&mut tiny);
+                assert!(over, "eight points fitted in four places");
+                overflows += 1;
+            }
+            if (1..4).contains(&ks) || (5..8).contains(&ks) {
+                partial += 1;
+            }
+        }
+        assert!(
+            octagons > 20 && partial > 50,
+            "{octagons} octagons, {partial} partial"
+        );
+        assert_eq!(overflows, octagons);
+    }
 }
