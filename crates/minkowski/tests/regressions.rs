@@ -1454,3 +1454,43 @@ fn point_in_a_needle_pyramid_gets_its_depth_in_both_orders() {
         );
     }
 }
+
+/// Fuzz (`queries`, f32, thirteenth session): a rounded disc (an ellipsoid of radii
+/// 0.0014 × 1000 × 1000, rounded by 0.007) and a short segment 0.001 above its rim. GJK
+/// stopped on its absolute floor (a few of the gap's width at this scale) with `v̂` 20°
+/// off the rim's normal; rounded shapes kept that normal, along which the shapes overlap
+/// by 60. The touching normal is now chosen by measured separation with margins too,
+/// and the witnesses rebuilt along it. Oracle: the separation along the answer's normal
+/// (support maps) equals its distance, and `point_b − point_a = distance · normal`.
+#[test]
+fn rounded_disc_touching_a_segment_at_its_rim_gets_the_rim_normal() {
+    let disc: Shape = RoundedShape::new(
+        Ellipsoid::new(Vector::new(0.0013841287, 1000.0, 1000.0))
+            .unwrap()
+            .into(),
+        0.007031675,
+    )
+    .unwrap()
+    .into();
+    let segment: Shape = Pyramid::new(Vector::new(0.0, 0.0066608475, 0.0))
+        .unwrap()
+        .into();
+    let pa = Pose::IDENTITY;
+    let pb = Pose::new(Rotation::IDENTITY, Vector::new(0.0, 0.0, 1000.008)).unwrap();
+    let tol = 2e-3 * 2000.0;
+    for (a, qa, b, qb) in [(&disc, &pa, &segment, &pb), (&segment, &pb, &disc, &pa)] {
+        let c = query::contact(a, qa, b, qb);
+        let separation = -extent(b, qb, -c.normal) - extent(a, qa, c.normal);
+        assert!(
+            (separation - c.distance).abs() <= tol && c.distance.abs() <= 0.01,
+            "separation {separation}: {c:?}"
+        );
+        assert!(
+            ((c.point_b - c.point_a) - c.normal * c.distance).length() <= 1e-2,
+            "{c:?}"
+        );
+        // The rim's normal is ±z (any tilt about x is on the knife edge; a tilt towards
+        // y is not).
+        assert!(c.normal.y.abs() < 0.01, "{c:?}");
+    }
+}

@@ -797,14 +797,32 @@ pub(crate) fn contact_in(
         // found by EPA is not: swapping its normal for a tie on the other side of
         // concentric shapes put `point_b − point_a` opposite to `distance · normal`).
         let near_zero = outcome == GjkOutcome::Touching || c.distance.abs() <= floor;
+        let mut renormed = false;
         if ma + mb == 0.0 && near_zero {
             best_touching_normal(&pair, hints, &g, floor, &mut c);
         } else if ma + mb == 0.0 && method == ContactMethod::Gjk {
             certified_apart_normal(&pair, hints, &g, &options.gjk, floor, &mut c);
+        } else if outcome == GjkOutcome::Touching
+            && method == ContactMethod::Gjk
+            && g.vv.sqrt() - g.lower > options.gjk.rel() * g.vv.sqrt()
+        {
+            // Rounded shapes touching, GJK stopped on its absolute floor (not its
+            // relative tolerance): the cores are about the margins apart, a gap a few
+            // floors wide at a large scale, where `v̂` is as noisy as above (seen in
+            // f32: a rounded disc of radius 1000 and a point 0.001 above its rim, `v̂`
+            // 20° off, the shapes overlapping by 60 along it). The best-separating
+            // candidate is the same for the cores and for the rounded shapes; the
+            // witnesses are rebuilt below to agree with it.
+            let before = c.normal;
+            best_touching_normal(&pair, hints, &g, floor, &mut c);
+            renormed = c.normal != before;
         }
-        (c, status, method, iterations, sigma, outcome, bounds)
+        (
+            c, status, method, iterations, sigma, outcome, bounds, renormed,
+        )
     });
-    let (mut c, status, method, iterations, sigma, outcome, (core_lower, core_upper)) = local;
+    let (mut c, status, method, iterations, sigma, outcome, (core_lower, core_upper), renormed) =
+        local;
     // Add the margins back: the shapes are the cores inflated by ma and mb.
     c.distance -= ma + mb;
     c.distance = touching_as_zero(c.distance, touch_floor(options, sigma + ma + mb));
@@ -814,6 +832,15 @@ pub(crate) fn contact_in(
     }
     c.point_a += c.normal * ma;
     c.point_b -= c.normal * mb;
+    if renormed {
+        // The cores' witnesses were found along the old `v̂`: inflated along the new
+        // normal they no longer differ by `distance · normal`. Centre them on their
+        // midpoint, that far apart along the normal.
+        let mid = (c.point_a + c.point_b) * 0.5;
+        let half = c.normal * (c.distance * 0.5);
+        c.point_a = mid - half;
+        c.point_b = mid + half;
+    }
     let (distance, normal, point_a, point_b) = to_world(c, pose_a);
     let (lower_bound, upper_bound) = enclosing(
         (core_lower - (ma + mb), core_upper - (ma + mb)),
