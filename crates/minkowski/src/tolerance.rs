@@ -150,6 +150,12 @@ pub const SAT_SLACK: Real = 64.0 * EPSILON;
 /// `query/box_box_cast.rs`).
 pub const BOX_CAST_ROUNDING: Real = 4.0;
 
+/// The largest relative tolerance at which the box–box cast's closed form runs
+/// (`query/box_box_cast.rs`): it treats two edges as parallel (no axis) when the sine
+/// of their angle is at most the relative tolerance, so at a tolerance near 1 it would
+/// skip edge axes that decide the cast. Above this it hands the cast to GJK.
+pub const BOX_CAST_MAX_REL: Real = 1e-3;
+
 /// How many touching floors a bound carried between frames, or a box grown for
 /// pruning, allows for (which also covers the bound's or the box's own rounding).
 pub const SLACK: Real = 4.0;
@@ -194,12 +200,13 @@ pub fn rescale_factor(sigma: Real) -> Option<Real> {
 /// (or infinite) means nothing more.
 pub const MAX_ABS_TOLERANCE: Real = 1.0;
 
-/// The largest relative tolerance honoured: at 1 a run may stop as soon as its lower
-/// bound is positive, so a larger one (or an infinite one) means nothing more.
+/// The largest relative tolerance honoured: at 1 GJK's stop test `‖v‖ − lower ≤
+/// ε_rel ‖v‖` passes at its first check, so a larger one (or an infinite one) means
+/// nothing more.
 pub const MAX_REL_TOLERANCE: Real = 1.0;
 
-/// The most GJK iterations (and conservative-advancement steps) a run makes, whatever
-/// its options ask. A run that makes progress converges or stalls on rounding within a
+/// The most GJK iterations a run makes, whatever its options ask (an accelerated run
+/// that does not converge finishes with a plain one of at least 8 more). A run that makes progress converges or stalls on rounding within a
 /// few hundred iterations (f64, curved shapes, tolerance 0); the cap keeps a request of
 /// `u32::MAX` from meaning "forever" on hostile input.
 pub const MAX_GJK_ITERATIONS: u32 = 1 << 12;

@@ -312,3 +312,32 @@ fn turning_shapes_flying_apart_miss_under_an_infinite_max_toi() {
         );
     }
 }
+
+/// The range horizon is per axis: a turning ball near the coordinate limit along x,
+/// moving along y towards a ball at rest, meets it at t ≈ 80 although its x coordinate
+/// has little room left (a horizon from the largest coordinate and the fastest speed
+/// component, 10 here, answered a miss). Sizes are a ten-thousandth of the limit, so
+/// that the gap is far above the touching floor at these coordinates.
+#[test]
+fn a_cast_near_the_coordinate_limit_moving_along_it_still_hits() {
+    let max = minkowski::shape::MAX_MAGNITUDE;
+    let s = max * 1e-4;
+    let x = max - 0.1 * s;
+    let ball: Shape = minkowski::shape::Sphere::new(0.1 * s).unwrap().into();
+    let at = |y: Real| Pose::new(minkowski::Rotation::IDENTITY, Vector::new(x, y, 0.0)).unwrap();
+    let input = CastInput::new(
+        ShapePair {
+            a: &ball,
+            pose_a: at(0.0),
+            b: &ball,
+            pose_b: at(s),
+        },
+        Motion::new(Vector::Y * (s / 100.0), Vector::new(0.0, 0.0, 1.0)),
+        Motion::linear(Vector::ZERO),
+    );
+    let c = cast_shapes(&input, &QueryOptions::default()).unwrap();
+    // Contact at a gap of 0.2 s: t = 0.8 s / (s / 100) = 80; advancement stops up to its
+    // tolerance early (four touching floors at the scale of both poses, 2e8 in f32: a gap
+    // of 1525, t ≥ 64.7).
+    assert!(c.hit && c.toi > 60.0 && c.toi <= 80.001, "{c:?}");
+}

@@ -51,7 +51,8 @@
 //! coordinates, exceeded their gap: a "hit" with NaN normal and witnesses).
 //!
 //! Every step is certified, so `t` is always a lower bound on the time of impact: the
-//! routine never answers "no hit" for shapes that come within `s` in the interval, and a
+//! routine never answers "no hit" for shapes that come within `s` in the interval (up to
+//! the range horizon `T`, beyond which no pose exists), and a
 //! run stopped by the step bound reports a hit at its certified `t`
 //! ([`crate::query::QueryStatus::MaxIterations`]). Pure translation converges in a few
 //! steps (the gap along the closest-point normal closes at exactly `μ_n`); rotation
@@ -99,16 +100,18 @@ fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, n: Vector) -> R
 }
 
 /// The first time (≥ 0, possibly infinite) at which a shape at `pose` moving by `motion`
-/// could have an origin coordinate beyond [`MAX_MAGNITUDE`] (each coordinate moves at
-/// most `|v|∞` per unit time).
+/// has an origin coordinate beyond [`MAX_MAGNITUDE`]: per axis, the room left in the
+/// direction the coordinate moves over its speed.
 fn range_horizon(pose: &Pose, motion: &super::cast::Motion) -> Real {
-    let room = MAX_MAGNITUDE - pose.translation().abs().max_element();
-    let speed = motion.linear.abs().max_element();
-    if speed > 0.0 {
-        (room / speed).max(0.0)
-    } else {
-        Real::INFINITY
+    let (p, v) = (pose.translation(), motion.linear);
+    let mut horizon = Real::INFINITY;
+    for i in 0..3 {
+        if v[i] != 0.0 {
+            let room = MAX_MAGNITUDE - p[i] * v[i].signum();
+            horizon = horizon.min((room / v[i].abs()).max(0.0));
+        }
     }
+    horizon
 }
 
 /// Conservative advancement on a checked input (see the module notes); any motion.

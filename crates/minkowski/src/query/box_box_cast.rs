@@ -65,7 +65,7 @@ use super::cast::{CastEnd, LocalCast};
 use super::gjk::{GjkOptions, GjkStatus};
 use super::pair::box_box::{witnesses, Axis};
 use crate::math::{Matrix3, Point, Real, Vector, EPSILON};
-use crate::tolerance::{BOX_CAST_ROUNDING, SAT_SLACK};
+use crate::tolerance::{BOX_CAST_MAX_REL, BOX_CAST_ROUNDING, SAT_SLACK};
 
 /// The running intersection of the axes' time intervals.
 struct Window {
@@ -140,6 +140,10 @@ pub(crate) fn cast_boxes(
     let rounding = BOX_CAST_ROUNDING * EPSILON * sigma;
     let slack = SAT_SLACK * sigma;
     let rel = opts.rel();
+    if rel > BOX_CAST_MAX_REL {
+        // Edges this far from parallel would count as parallel: GJK decides.
+        return None;
+    }
     let drop2 = rel * rel;
     let keep2 = {
         let k = BOX_CAST_ROUNDING * EPSILON / rel;

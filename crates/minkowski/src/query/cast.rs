@@ -346,9 +346,9 @@ impl Motion {
         self.angular == Vector::ZERO
     }
 
-    /// Where a shape placed at `pose` at time 0 is at time `t` (the caller keeps
-    /// `t · linear` within [`MAX_MAGNITUDE`]: the casts only evaluate it up to a time of
-    /// impact, where the shapes are within reach of their start).
+    /// Where a shape placed at `pose` at time 0 is at time `t`. The caller keeps
+    /// `pose.translation() + t · linear` within [`MAX_MAGNITUDE`] (beyond it the pose is
+    /// not a valid one); conservative advancement evaluates it only up to that horizon.
     pub fn pose_at(&self, pose: &Pose, t: Real) -> Pose {
         let translation = pose.translation() + self.linear * t;
         if self.is_translation() {
@@ -451,8 +451,9 @@ pub struct CastInput<'s> {
     /// How B moves.
     pub motion_b: Motion,
     /// The end of the interval searched (time units, `>= 0`, inclusive; may be
-    /// infinite). A cast with rotation also ends when either shape's origin could leave
-    /// the coordinate range [`MAX_MAGNITUDE`] (a miss: no pose exists beyond it).
+    /// infinite). A cast by conservative advancement (any rotation, or a start within
+    /// the target distance) also ends when either shape's origin would leave the
+    /// coordinate range [`MAX_MAGNITUDE`] (a miss: no pose exists beyond it).
     pub max_toi: Real,
     /// The distance to stop at (length, `>= 0`): the cast reports the first time the
     /// shapes' distance comes down to it ("skin"). 0 stops at contact.

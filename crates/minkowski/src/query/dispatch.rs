@@ -162,11 +162,12 @@ fn analytic_scale(a: &Shape, b: &Shape, rel: &Pose) -> Real {
     rel.translation().abs().max_element() + reach(a) + reach(b)
 }
 
-/// For shapes without margins that touch: replaces `c`'s normal (A's frame, from A
-/// towards B) by the candidate with the largest separation of the shapes along it — the
-/// normal itself, its reverse, GJK's normal and the direction of GJK's best lower bound
-/// — when it is larger by more than the rounding `floor`. The witnesses are kept: a
-/// point common to both shapes within rounding, whatever the normal.
+/// For shapes that touch: replaces `c`'s normal (A's frame, from A towards B) by the
+/// candidate with the largest separation of the shapes along it — the normal itself,
+/// its reverse, GJK's normal and the direction of GJK's best lower bound — when it is
+/// larger by more than the rounding `floor`. The witnesses are kept: without margins
+/// they are a point common to both shapes within rounding, whatever the normal; with
+/// margins the caller rebuilds them along the new normal.
 fn best_touching_normal<A: SupportMap, B: SupportMap>(
     pair: &Relative<A, B>,
     hints: &mut [u32; 2],
@@ -791,8 +792,9 @@ pub(crate) fn contact_in(
         // reversed. The right normals are those along which the cores' separation, here
         // 0, is largest; so keep the best of the candidates by their measured
         // separation (one support call each).
-        // (Only without margins: with them, a normal replaced this way moved the
-        // witnesses off each other on curved pairs; not solved yet.)
+        // (With margins, only after a GJK stop on its absolute floor, and the witnesses
+        // are rebuilt below: replacing the normal moves the inflated witnesses off each
+        // other on curved pairs.)
         // The witnesses are kept, so only where the distance is rounding (an overlap
         // found by EPA is not: swapping its normal for a tie on the other side of
         // concentric shapes put `point_b − point_a` opposite to `distance · normal`).
@@ -835,7 +837,10 @@ pub(crate) fn contact_in(
     if renormed {
         // The cores' witnesses were found along the old `v̂`: inflated along the new
         // normal they no longer differ by `distance · normal`. Centre them on their
-        // midpoint, that far apart along the normal.
+        // midpoint, that far apart along the normal. Each moves by at most
+        // `(ma + mb) sin(θ/2)` off its surface, θ the normal's correction: the price of
+        // a normal the shapes really touch along (the old one could be off by θ at
+        // the shapes' whole size, 60 in the seed).
         let mid = (c.point_a + c.point_b) * 0.5;
         let half = c.normal * (c.distance * 0.5);
         c.point_a = mid - half;

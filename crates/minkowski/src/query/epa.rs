@@ -99,7 +99,8 @@ impl EpaStatus {
 pub struct EpaOptions {
     /// The most vertices the polytope may have (each costs one support call per shape);
     /// the faces ever created are capped at 16 times this, which bounds the work. At
-    /// most [`tolerance::MAX_EPA_VERTICES`] are used.
+    /// most [`tolerance::MAX_EPA_VERTICES`] are used, and never fewer than one
+    /// expansion needs (5).
     pub max_vertices: usize,
     /// Stop when the gap between the upper and lower bounds on the depth is at most
     /// `rel_tolerance × depth` (plus the absolute floor). Clamped by
