@@ -217,6 +217,17 @@ fn hostile_2d_options_give_finite_answers() {
                 };
                 let r = gjk2d::distance(&a, b, &o);
                 let label = format!("{o:?}: {r:?}");
+                // validate names the first field out of range (rel_tolerance before
+                // max_iterations), or none.
+                let rel_ok = (0.0..=tolerance::MAX_REL_TOLERANCE).contains(&rel_tolerance);
+                let iterations_ok = (1..=MAX_GJK_ITERATIONS).contains(&max_iterations);
+                let want = match (rel_ok, iterations_ok) {
+                    (false, _) => Some("rel_tolerance"),
+                    (true, false) => Some("max_iterations"),
+                    (true, true) => None,
+                };
+                let got = o.validate().err().map(|e| (e.options, e.field));
+                assert_eq!(got, want.map(|f| ("gjk2d", f)), "{label}");
                 assert!(
                     r.distance.is_finite() && r.point_a.is_finite() && r.point_b.is_finite(),
                     "{label}"
@@ -234,6 +245,7 @@ fn hostile_2d_options_give_finite_answers() {
 #[test]
 fn validate_names_the_field_out_of_range() {
     assert_eq!(QueryOptions::default().validate(), Ok(()));
+    assert_eq!(gjk2d::Gjk2dOptions::default().validate(), Ok(()));
     let field = |o: QueryOptions| o.validate().map_err(|e: OptionsError| (e.options, e.field));
     for bad in [Real::NAN, -1.0, Real::INFINITY, 1.5] {
         let mut o = QueryOptions::default();
@@ -340,4 +352,39 @@ fn a_cast_near_the_coordinate_limit_moving_along_it_still_hits() {
     // tolerance early (four touching floors at the scale of both poses, 2e8 in f32: a gap
     // of 1525, t ≥ 64.7).
     assert!(c.hit && c.toi > 60.0 && c.toi <= 80.001, "{c:?}");
+}
+
+/// A linear cast ends, like a turning one, where a shape's origin would leave the
+/// coordinate range: two shapes chasing each other along x near the limit meet at
+/// t = 3.6 with A's origin 0.6 s beyond it (a miss: no such pose exists; before, a hit
+/// with witnesses past the limit), and at t = 2.6 within it when B starts a little
+/// behind (a hit). Balls take the closed form, boxes the GJK ray cast.
+#[test]
+fn a_linear_cast_ends_where_a_pose_would_leave_the_coordinate_range() {
+    let max = minkowski::shape::MAX_MAGNITUDE;
+    let s = max * 1e-4;
+    let ball: Shape = minkowski::shape::Sphere::new(0.1 * s).unwrap().into();
+    let cube: Shape = minkowski::shape::Cuboid::new(Vector::splat(0.1 * s))
+        .unwrap()
+        .into();
+    let at = |x: Real| Pose::from_translation(Vector::new(x, 0.0, 0.0)).unwrap();
+    for shape in [&ball, &cube] {
+        for (b_behind, want) in [(1.0, None), (1.5, Some(2.6))] {
+            let input = CastInput::new(
+                ShapePair {
+                    a: shape,
+                    pose_a: at(max - 3.0 * s),
+                    b: shape,
+                    pose_b: at(max - b_behind * s),
+                },
+                Motion::linear(Vector::X * s),
+                Motion::linear(Vector::X * (0.5 * s)),
+            );
+            let c = cast_shapes(&input, &QueryOptions::default()).unwrap();
+            match want {
+                None => assert!(!c.hit, "{c:?}"),
+                Some(t) => assert!(c.hit && (c.toi - t).abs() < 1e-2, "{c:?}"),
+            }
+        }
+    }
 }

@@ -41,6 +41,33 @@ pub struct Gjk2dOptions {
     pub centroid_start: bool,
 }
 
+impl Gjk2dOptions {
+    /// Checks every field against the range it is honoured in (as
+    /// [`GjkOptions::validate`](crate::query::gjk::GjkOptions::validate) does in 3D), so
+    /// that options built from user data can be refused with a typed error. [`distance`]
+    /// never needs it: it clamps each field to its range and always ends with finite
+    /// answers; `validate` says when such a clamp would change what was asked.
+    ///
+    /// # Errors
+    /// [`tolerance::OptionsError`] naming the first field that is NaN, negative, or
+    /// outside its range.
+    pub fn validate(&self) -> Result<(), tolerance::OptionsError> {
+        tolerance::check_tolerance(
+            "gjk2d",
+            "rel_tolerance",
+            self.rel_tolerance,
+            tolerance::MAX_REL_TOLERANCE,
+        )?;
+        tolerance::check_count(
+            "gjk2d",
+            "max_iterations",
+            self.max_iterations as usize,
+            1,
+            tolerance::MAX_GJK_ITERATIONS as usize,
+        )
+    }
+}
+
 impl Default for Gjk2dOptions {
     fn default() -> Self {
         Self {

@@ -67,7 +67,7 @@ use super::dispatch::{closest_points_with, contact_with, QueryOptions};
 use super::gjk::GjkCache;
 use super::QueryStatus;
 use crate::math::{Pose, Real, Vector};
-use crate::shape::{Shape, MAX_MAGNITUDE};
+use crate::shape::Shape;
 use crate::support::SupportMap;
 use crate::tolerance;
 
@@ -97,21 +97,6 @@ fn gap_along(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, n: Vector) -> R
         .transform_point(b.local_support(pose_b.inverse_transform_vector(-n)))
         .dot(n);
     bottom_b - top_a
-}
-
-/// The first time (≥ 0, possibly infinite) at which a shape at `pose` moving by `motion`
-/// has an origin coordinate beyond [`MAX_MAGNITUDE`]: per axis, the room left in the
-/// direction the coordinate moves over its speed.
-fn range_horizon(pose: &Pose, motion: &super::cast::Motion) -> Real {
-    let (p, v) = (pose.translation(), motion.linear);
-    let mut horizon = Real::INFINITY;
-    for i in 0..3 {
-        if v[i] != 0.0 {
-            let room = MAX_MAGNITUDE - p[i] * v[i].signum();
-            horizon = horizon.min((room / v[i].abs()).max(0.0));
-        }
-    }
-    horizon
 }
 
 /// Conservative advancement on a checked input (see the module notes); any motion.
@@ -152,8 +137,8 @@ pub(crate) fn advance(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCas
     };
     let horizon = input
         .max_toi
-        .min(range_horizon(&pose_a, &ma))
-        .min(range_horizon(&pose_b, &mb));
+        .min(super::cast::range_horizon(&pose_a, &ma))
+        .min(super::cast::range_horizon(&pose_b, &mb));
     let mut status = QueryStatus::MaxIterations;
     for _ in 0..MAX_STEPS {
         let pa = ma.pose_at(&pose_a, t);

@@ -451,8 +451,7 @@ pub struct CastInput<'s> {
     /// How B moves.
     pub motion_b: Motion,
     /// The end of the interval searched (time units, `>= 0`, inclusive; may be
-    /// infinite). A cast by conservative advancement (any rotation, or a start within
-    /// the target distance) also ends when either shape's origin would leave the
+    /// infinite). Every cast also ends when either shape's origin would leave the
     /// coordinate range [`MAX_MAGNITUDE`] (a miss: no pose exists beyond it).
     pub max_toi: Real,
     /// The distance to stop at (length, `>= 0`): the cast reports the first time the
@@ -630,19 +629,63 @@ impl ShapeCast {
 /// or a negative or non-finite `target_distance`.
 pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<ShapeCast, CastError> {
     input.check()?;
+    let answer = cast_checked(input, options);
+    // No pose exists past the coordinate range: the interval ends there. The first
+    // contact lies beyond it exactly when a shape's origin is out of range at that time
+    // (its coordinates are linear in time and within range at 0), and then there is no
+    // contact before it either: a miss. (Conservative advancement, which turns, stops at
+    // the range itself.)
+    if answer.hit && out_of_range_at(input, answer.toi) {
+        return Ok(ShapeCast::miss(
+            CastStart::Separated,
+            answer.status,
+            answer.iterations,
+        ));
+    }
+    Ok(answer)
+}
+
+/// Whether either shape of a translating `input` has an origin coordinate beyond
+/// [`MAX_MAGNITUDE`] at time `t`.
+#[inline]
+fn out_of_range_at(input: &CastInput<'_>, t: Real) -> bool {
+    let limit = Vector::splat(MAX_MAGNITUDE);
+    let at = |pose: &Pose, m: &Motion| (pose.translation() + m.linear * t).abs();
+    !(at(&input.pair.pose_a, &input.motion_a).cmple(limit).all()
+        & at(&input.pair.pose_b, &input.motion_b).cmple(limit).all())
+}
+
+/// [`cast_shapes`] on a checked input.
+#[inline(always)]
+fn cast_checked(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
     if !(input.motion_a.is_translation() && input.motion_b.is_translation()) {
-        return Ok(super::advancement::advance(input, options));
+        return super::advancement::advance(input, options);
     }
     // Two balls: in closed form, in the world frame (query/ball_ball_cast.rs), inlined
     // here. Each path returns on its own: the ball answer is written in place, and the
     // calls write theirs straight into the caller's slot (merged into one return, all
     // went through a temporary).
     match super::ball_ball_cast::cast_balls_world(input) {
-        Some(Ok(answer)) => return Ok(answer),
-        Some(Err(())) => return Ok(within(input, options, 0)),
+        Some(Ok(answer)) => return answer,
+        Some(Err(())) => return within(input, options, 0),
         None => {}
     }
-    Ok(linear_cast_general(input, options))
+    linear_cast_general(input, options)
+}
+
+/// The first time (≥ 0, possibly infinite) at which a shape at `pose` moving by `motion`
+/// has an origin coordinate beyond [`MAX_MAGNITUDE`]: per axis, the room left in the
+/// direction the coordinate moves over its speed.
+pub(crate) fn range_horizon(pose: &Pose, motion: &Motion) -> Real {
+    let (p, v) = (pose.translation(), motion.linear);
+    let mut horizon = Real::INFINITY;
+    for i in 0..3 {
+        if v[i] != 0.0 {
+            let room = MAX_MAGNITUDE - p[i] * v[i].signum();
+            horizon = horizon.min((room / v[i].abs()).max(0.0));
+        }
+    }
+    horizon
 }
 
 /// The cores' cast in A's frame: A at the origin, B at `rel`, B moving by `motion` (A's

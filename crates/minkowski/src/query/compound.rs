@@ -915,6 +915,19 @@ pub fn cast_ray(
     // must not hide an invalid ray).
     ray.check()?;
     super::check_max_toi(options.max_toi)?;
+    if super::ray::is_tiny(ray) {
+        let mut part = None;
+        let answer = super::ray::solve_at_unit_scale(ray, options, |r, o| {
+            let scaled = cast_ray(collider, pose, r, o)?;
+            part = scaled.part_a;
+            Ok(scaled.answer)
+        })?;
+        return Ok(PartAnswer {
+            part_a: answer.hit.and(part),
+            answer,
+            part_b: None,
+        });
+    }
     let mut best: Option<(u32, super::RayHit)> = None;
     let mut iterations = 0;
     let mut status = super::QueryStatus::Converged;

@@ -537,6 +537,11 @@ pub fn cast_ray_halfspace(
 ) -> Result<RayCast, CastError> {
     ray.check()?;
     check_max_toi(options.max_toi)?;
+    if super::ray::is_tiny(ray) {
+        return super::ray::solve_at_unit_scale(ray, options, |r, o| {
+            cast_ray_halfspace(h, pose, r, o)
+        });
+    }
     let n = h.normal();
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);

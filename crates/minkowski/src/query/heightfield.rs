@@ -81,6 +81,11 @@ pub fn cast_ray_heightfield(
 ) -> Result<RayCast, CastError> {
     ray.check()?;
     check_max_toi(options.max_toi)?;
+    if super::ray::is_tiny(ray) {
+        return super::ray::solve_at_unit_scale(ray, options, |r, o| {
+            cast_ray_heightfield(field, pose, r, o)
+        });
+    }
     // In the field's frame, from its origin.
     let o = pose.inverse_transform_point(ray.origin) - field.origin();
     let d = pose.inverse_transform_vector(ray.dir);

@@ -57,7 +57,9 @@ use super::ray_cone::{self, cone_span};
 pub struct Ray {
     /// Where the ray starts (world frame).
     pub origin: Point,
-    /// Its direction (world frame; any length but zero: times are in units of `dir`).
+    /// Its direction (world frame; any length but zero: times are in units of `dir`). A
+    /// hit whose time is beyond the precision's range (a tiny direction from far away)
+    /// is reported as no hit.
     pub dir: Vector,
 }
 
@@ -100,6 +102,50 @@ pub(crate) fn check_vector(field: &str, v: Vector) -> Result<(), CastError> {
         });
     }
     Ok(())
+}
+
+/// A direction whose largest component is below this (`2^-20`) is solved scaled up by a
+/// power of two ([`solve_at_unit_scale`]): times are in units of the direction, so a tiny
+/// one gives huge times whose squares, and the direction's own, underflow or lose the
+/// answer (a heightfield ray with a direction near 1e-30 normalised a zero vector).
+const TINY_DIRECTION: Real = 1.0 / 1_048_576.0;
+
+/// Whether `ray`'s direction is below [`TINY_DIRECTION`] in every component (one vector
+/// compare: the common case pays nothing more).
+#[inline]
+pub(crate) fn is_tiny(ray: &Ray) -> bool {
+    ray.dir.abs().cmplt(Vector::splat(TINY_DIRECTION)).all()
+}
+
+/// Answers a ray with a tiny (non-zero, checked) direction through `cast` on the same
+/// ray with its direction scaled by `2^k` to a largest component in `[1, 2)`, and
+/// `max_toi` by `2^-k`: powers of two scale exactly, so the scaled problem has the same
+/// hit point and normal at `2^-k` times the time. The time is scaled back; a time beyond
+/// the precision's range (a hit that cannot be written) is reported as no hit.
+#[cold]
+#[inline(never)]
+pub(crate) fn solve_at_unit_scale(
+    ray: &Ray,
+    options: &RayOptions,
+    cast: impl FnOnce(&Ray, &RayOptions) -> Result<RayCast, CastError>,
+) -> Result<RayCast, CastError> {
+    let m = ray.dir.abs().max_element();
+    // 2^k in two factors: 2^k itself overflows for a subnormal direction in f32.
+    let k = -(m.log2().floor() as i32);
+    let (f1, f2) = ((2.0 as Real).powi(k / 2), (2.0 as Real).powi(k - k / 2));
+    let scaled = Ray::new(ray.origin, ray.dir * f1 * f2);
+    let scaled_options = RayOptions {
+        max_toi: options.max_toi / f1 / f2,
+        ..*options
+    };
+    let mut answer = cast(&scaled, &scaled_options)?;
+    if let Some(hit) = answer.hit.as_mut() {
+        hit.toi = hit.toi * f1 * f2;
+        if !(hit.toi <= options.max_toi) || !hit.toi.is_finite() {
+            answer.hit = None;
+        }
+    }
+    Ok(answer)
 }
 
 /// Options of a ray cast.
@@ -341,6 +387,9 @@ pub fn cast_ray(
 ) -> Result<RayCast, CastError> {
     if !input_ok(ray, options.max_toi) {
         return Err(input_error(ray, options.max_toi));
+    }
+    if is_tiny(ray) {
+        return solve_at_unit_scale(ray, options, |r, o| cast_ray(shape, pose, r, o));
     }
     // The three closed forms users cast at most go straight to a function of their own
     // (see the module notes); the others take the local frame.

@@ -346,6 +346,11 @@ pub fn cast(
     options: &QueryOptions,
 ) -> Result<ShapeCast, CastError> {
     check_max_toi(max_toi)?;
+    // No pose exists past the coordinate range: the interval ends there (as in
+    // `cast_shapes`).
+    let max_toi = max_toi
+        .min(super::cast::range_horizon(pose_s, &motion_s))
+        .min(super::cast::range_horizon(pose_b, &motion_b));
     let turning = !(motion_s.is_translation() && motion_b.is_translation());
     if turning && !matches!(s, StaticShape::HalfSpace(_)) {
         return Err(CastError::Unsupported(

@@ -119,6 +119,11 @@ pub fn cast_ray_trimesh(
 ) -> Result<RayCast, CastError> {
     ray.check()?;
     check_max_toi(options.max_toi)?;
+    if super::ray::is_tiny(ray) {
+        return super::ray::solve_at_unit_scale(ray, options, |r, o| {
+            cast_ray_trimesh(mesh, pose, r, o)
+        });
+    }
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
     let hit = cast_local(mesh, o, d, options).map(|(toi, n, inside)| RayHit {
