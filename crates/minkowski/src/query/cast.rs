@@ -629,6 +629,16 @@ impl ShapeCast {
 /// or a negative or non-finite `target_distance`.
 pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<ShapeCast, CastError> {
     input.check()?;
+    let tiny = |v: Vector| v.abs().cmplt(Vector::splat(TINY_VELOCITY)).all();
+    if tiny(input.motion_a.linear)
+        & tiny(input.motion_b.linear)
+        & tiny(input.motion_a.angular)
+        & tiny(input.motion_b.angular)
+    {
+        if let Some(answer) = cast_at_unit_time_scale(input, options) {
+            return Ok(answer);
+        }
+    }
     let answer = cast_checked(input, options);
     // No pose exists past the coordinate range: the interval ends there. The first
     // contact lies beyond it exactly when a shape's origin is out of range at that time
@@ -643,6 +653,64 @@ pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<Shap
         ));
     }
     Ok(answer)
+}
+
+/// Velocities (and ray directions) whose every component is below this (`2^-20`) are
+/// solved in a time unit scaled by a power of two ([`unit_time_scale`]): times are in
+/// the velocity's unit, so a tiny one gives huge times, and the products and squares of
+/// the velocity underflow or lose the answer (in `f32`, two balls closing at 2^-100
+/// units per time unit never met; a ray at a box with a subnormal direction hit at an
+/// infinite time).
+pub(crate) const TINY_VELOCITY: Real = 1.0 / 1_048_576.0;
+
+/// The power of two `2^k`, as two factors `[f1, f2]` (`2^k` itself overflows for a
+/// subnormal `largest` in `f32`), that brings a velocity whose largest component is
+/// `largest` (`> 0`) to `[1, 2)`: a time unit `2^k` times longer. Powers of two scale
+/// exactly, so the scaled problem has the same geometry at `2^-k` times the time.
+pub(crate) fn unit_time_scale(largest: Real) -> [Real; 2] {
+    let k = -(largest.log2().floor() as i32);
+    [(2.0 as Real).powi(k / 2), (2.0 as Real).powi(k - k / 2)]
+}
+
+/// [`cast_shapes`] for motions below [`TINY_VELOCITY`] (checked input): the cast in the
+/// time unit of [`unit_time_scale`], its time scaled back (a time beyond the precision's
+/// range, or past `max_toi` by rounding, is no hit). `None` when nothing moves.
+#[cold]
+#[inline(never)]
+fn cast_at_unit_time_scale(input: &CastInput<'_>, options: &QueryOptions) -> Option<ShapeCast> {
+    let largest = [
+        input.motion_a.linear,
+        input.motion_a.angular,
+        input.motion_b.linear,
+        input.motion_b.angular,
+    ]
+    .iter()
+    .map(|v| v.abs().max_element())
+    .fold(0.0, Real::max);
+    if largest == 0.0 {
+        return None;
+    }
+    let [f1, f2] = unit_time_scale(largest);
+    let scale = |m: Motion| Motion::new(m.linear * f1 * f2, m.angular * f1 * f2);
+    let scaled = CastInput {
+        motion_a: scale(input.motion_a),
+        motion_b: scale(input.motion_b),
+        max_toi: input.max_toi / f1 / f2,
+        ..*input
+    };
+    let mut answer = cast_checked(&scaled, options);
+    if answer.hit {
+        let toi = answer.toi * f1 * f2;
+        if !(toi <= input.max_toi && toi.is_finite()) || out_of_range_at(input, toi) {
+            return Some(ShapeCast::miss(
+                CastStart::Separated,
+                answer.status,
+                answer.iterations,
+            ));
+        }
+        answer.toi = toi;
+    }
+    Some(answer)
 }
 
 /// Whether either shape of a translating `input` has an origin coordinate beyond

@@ -41,7 +41,7 @@
 // Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::cast::{cast_local, check_max_toi, CastEnd, CastError};
+use super::cast::{cast_local, check_max_toi, unit_time_scale, CastEnd, CastError, TINY_VELOCITY};
 use super::QueryStatus;
 use crate::math::{Matrix3, Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
@@ -104,21 +104,16 @@ pub(crate) fn check_vector(field: &str, v: Vector) -> Result<(), CastError> {
     Ok(())
 }
 
-/// A direction whose largest component is below this (`2^-20`) is solved scaled up by a
-/// power of two ([`solve_at_unit_scale`]): times are in units of the direction, so a tiny
-/// one gives huge times whose squares, and the direction's own, underflow or lose the
-/// answer (a heightfield ray with a direction near 1e-30 normalised a zero vector).
-const TINY_DIRECTION: Real = 1.0 / 1_048_576.0;
-
-/// Whether `ray`'s direction is below [`TINY_DIRECTION`] in every component (one vector
+/// Whether `ray`'s direction is below [`TINY_VELOCITY`] in every component (one vector
 /// compare: the common case pays nothing more).
 #[inline]
 pub(crate) fn is_tiny(ray: &Ray) -> bool {
-    ray.dir.abs().cmplt(Vector::splat(TINY_DIRECTION)).all()
+    ray.dir.abs().cmplt(Vector::splat(TINY_VELOCITY)).all()
 }
 
-/// Answers a ray with a tiny (non-zero, checked) direction through `cast` on the same
-/// ray with its direction scaled by `2^k` to a largest component in `[1, 2)`, and
+/// Answers a ray with a tiny (non-zero, checked) direction (see [`TINY_VELOCITY`])
+/// through `cast` on the same ray with its direction scaled by `2^k` to a largest
+/// component in `[1, 2)`, and
 /// `max_toi` by `2^-k`: powers of two scale exactly, so the scaled problem has the same
 /// hit point and normal at `2^-k` times the time. The time is scaled back; a time beyond
 /// the precision's range (a hit that cannot be written) is reported as no hit.
@@ -129,10 +124,7 @@ pub(crate) fn solve_at_unit_scale(
     options: &RayOptions,
     cast: impl FnOnce(&Ray, &RayOptions) -> Result<RayCast, CastError>,
 ) -> Result<RayCast, CastError> {
-    let m = ray.dir.abs().max_element();
-    // 2^k in two factors: 2^k itself overflows for a subnormal direction in f32.
-    let k = -(m.log2().floor() as i32);
-    let (f1, f2) = ((2.0 as Real).powi(k / 2), (2.0 as Real).powi(k - k / 2));
+    let [f1, f2] = unit_time_scale(ray.dir.abs().max_element());
     let scaled = Ray::new(ray.origin, ray.dir * f1 * f2);
     let scaled_options = RayOptions {
         max_toi: options.max_toi / f1 / f2,
