@@ -90,13 +90,17 @@
 //! likewise stores it per contact row): in f32, 204 bytes per point, 888 per constraint (the
 //! full constraint is 1280). An earlier layout formed `I⁻¹ (r × d)` on every impulse
 //! instead (132 bytes per point, 672 per constraint): six 3×3 products per point and
-//! sweep, the register pressure of the two matrices kept live through the loop (the
-//! compiled solve spilled and shuffled more than it computed); storing the product
-//! cut the 100-row pyramid's solver phase (measured in the commit message)
-//! (issue 22), although the sweeps stream 32 % more bytes. Forming `r × d` on the
-//! fly as well (24 bytes of anchors instead of 72 of Jacobians) was measured slower
-//! still: the loop is bound by arithmetic, not memory. Storing the product changes no
-//! number: `pack` evaluates the same matrix–vector product the impulse used to. The
+//! sweep, with the two matrices kept live through the loop (the compiled solve spilled
+//! and shuffled registers more than it computed). Storing the products streams 32 %
+//! more bytes per sweep and was measured faster all the same (issue 22, 100-row
+//! pyramid, 100 steps, one thread, on a loaded machine: solver phase 94.7 → 87.2
+//! ms a step, the run's CPU time 7.78 → 7.35 s, medians of six alternating runs); the
+//! sweeps are bound by arithmetic and its dependency chain more than by memory. Two
+//! further layouts were measured slower than this one in the same session: forming
+//! `r × d` on the fly from the 24 bytes of world anchors (156 bytes per point; CPU time
+//! 7.61 s against 7.35) and SIMD-aligned vectors (`Vec3A`) for the rows and the body
+//! velocities (256 bytes per point; 7.92 s). Storing the product changes no number:
+//! `pack` evaluates the same matrix–vector product the impulse used to. The
 //! restitution pass is skipped when no constraint has restitution (it would write back
 //! the velocities it read).
 //!
