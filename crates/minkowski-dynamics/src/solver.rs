@@ -83,13 +83,26 @@
 //! of each point, so the sweeps run on a packed copy (`HotConstraint`, made after
 //! `prepare`, impulses copied back after the step) that holds only what they read: the
 //! world anchors, friction anchors, restitution data, cache key and feature stay behind
-//! in `ContactConstraint`, and the inverse inertia times each angular Jacobian is formed
-//! when an impulse is applied instead of being stored per point and row (the same 3×3
-//! products `prepare` used to store, so the same numbers): in f32, 132 bytes per point
-//! instead of 264 and 672 per constraint instead of 1280. Forming `r × d` on the fly
-//! as well (24 bytes of anchors instead of 72 of Jacobians) was measured slower: the
-//! loop is then bound by arithmetic, not memory. The restitution pass is skipped when
-//! no constraint has restitution (it would write back the velocities it read).
+//! in `ContactConstraint`. Each packed point keeps, per row (normal, two tangents)
+//! and body, both the angular Jacobian `r × d` (for the relative velocity) and its
+//! product with the body's world inverse inertia `I⁻¹ (r × d)` (the angular velocity
+//! change per unit impulse, formed once per step by `HotConstraint::pack`; rapier
+//! likewise stores it per contact row): in f32, 204 bytes per point, 888 per constraint (the
+//! full constraint is 1280). An earlier layout formed `I⁻¹ (r × d)` on every impulse
+//! instead (132 bytes per point, 672 per constraint): six 3×3 products per point and
+//! sweep, with the two matrices kept live through the loop (the compiled solve spilled
+//! and shuffled registers more than it computed). Storing the products streams 32 %
+//! more bytes per sweep and was measured faster all the same (issue 22, 100-row
+//! pyramid, 100 steps, one thread, on a loaded machine: solver phase 94.7 → 87.2
+//! ms a step, the run's CPU time 7.78 → 7.35 s, medians of six alternating runs); the
+//! sweeps are bound by arithmetic and its dependency chain more than by memory. Two
+//! further layouts were measured slower than this one in the same session: forming
+//! `r × d` on the fly from the 24 bytes of world anchors (156 bytes per point; CPU time
+//! 7.61 s against 7.35) and SIMD-aligned vectors (`Vec3A`) for the rows and the body
+//! velocities (256 bytes per point; 7.92 s). Storing the product changes no number:
+//! `pack` evaluates the same matrix–vector product the impulse used to. The
+//! restitution pass is skipped when no constraint has restitution (it would write back
+//! the velocities it read).
 //!
 //! # Separation once per position update
 //!
@@ -308,6 +321,11 @@ struct HotPoint {
     normal_mass: Real,
     tangent_mass: [Real; 2],
     jacobian: [[Vector; 3]; 2],
+    /// Each angular Jacobian times its body's world inverse inertia, `I_A⁻¹ (r_A × d)`
+    /// and `I_B⁻¹ (r_B × d)` for the rows `d` = normal, tangent 1, tangent 2: the
+    /// angular velocity change per unit impulse along the row (module notes, "Memory
+    /// layout of the sweeps").
+    inv_i_jacobian: [[Vector; 3]; 2],
     /// The current separation, as computed by the last sweep after the positions moved
     /// (module notes, "Separation once per position update").
     separation: Real,
@@ -327,7 +345,6 @@ struct HotConstraint {
     friction: Real,
     soft: Softness,
     inv_mass: [Real; 2],
-    inv_i: [Matrix3; 2],
     points: [HotPoint; 4],
 }
 
@@ -346,6 +363,9 @@ impl HotConstraint {
                 normal_mass: p.normal_mass,
                 tangent_mass: p.tangent_mass,
                 jacobian: p.jacobian,
+                // The products `apply_row` formed on every impulse before they were
+                // stored here: the same operations, so the same numbers.
+                inv_i_jacobian: [0, 1].map(|k| p.jacobian[k].map(|j| c.inv_i[k] * j)),
                 separation: 0.0,
             };
         }
@@ -358,7 +378,6 @@ impl HotConstraint {
             friction: c.friction,
             soft: c.soft,
             inv_mass: c.inv_mass,
-            inv_i: c.inv_i,
             points,
         }
     }
@@ -478,9 +497,9 @@ impl Pair {
     #[inline(always)]
     fn apply_row(&mut self, c: &HotConstraint, p: &HotPoint, row: usize, d: Vector, lambda: Real) {
         self.va -= d * (c.inv_mass[0] * lambda);
-        self.wa -= (c.inv_i[0] * p.jacobian[0][row]) * lambda;
+        self.wa -= p.inv_i_jacobian[0][row] * lambda;
         self.vb += d * (c.inv_mass[1] * lambda);
-        self.wb += (c.inv_i[1] * p.jacobian[1][row]) * lambda;
+        self.wb += p.inv_i_jacobian[1][row] * lambda;
     }
 }
 
