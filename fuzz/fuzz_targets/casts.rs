@@ -1,4 +1,5 @@
-//! Ray casts, point projections and shape casts on arbitrary shapes, poses and motions,
+//! Ray casts, point projections and shape casts on arbitrary shapes, poses and motions
+//! (in time units up to 2^100 (f32) or 2^900 (f64) times longer: tiny velocities),
 //! with their invariants asserted: valid input is never refused and gives finite
 //! answers; a hit's time is within `[0, max_toi]`, its normal unit; at a linear cast's
 //! converged time of impact the shapes are at the target distance, and at sampled
@@ -35,6 +36,20 @@ struct Input {
     ray_origin: (i8, i8, i8),
     ray_dir: (i8, i8, i8),
     solid: bool,
+    /// With its top bit set, a time unit `2^k` times longer (`k` up to 100 in f32, 900
+    /// in f64, from the low bits): velocities and the ray's direction scaled by `2^-k`,
+    /// the intervals by `2^k` (the same problem, its times `2^k` larger).
+    time_unit: u8,
+}
+
+/// The factor `2^-k` of [`Input::time_unit`].
+fn time_scale(b: u8) -> Real {
+    if b < 128 {
+        return 1.0;
+    }
+    let max_k = if cfg!(feature = "f64") { 900 } else { 100 };
+    let k = (b - 128) as i32 * max_k / 127;
+    (2.0 as Real).powi(-k)
 }
 
 fn v(t: (i8, i8, i8), unit: Real) -> Vector {
@@ -54,13 +69,14 @@ fuzz_target!(|input: Input| {
     let tol = rel * sigma;
 
     // A shape cast.
-    let vel = v(input.velocity, sigma / 32.0);
+    let scale = time_scale(input.time_unit);
+    let vel = v(input.velocity, sigma / 32.0) * scale;
     let share = input.split as Real / 255.0;
-    let spin = input.spin.map(|s| v(s, 1.0 / 32.0));
+    let spin = input.spin.map(|s| v(s, 1.0 / 32.0) * scale);
     let motion_a = Motion::new(-vel * share, spin.map_or(Vector::ZERO, |s| -s));
     let motion_b = Motion::new(vel * (1.0 - share), spin.unwrap_or(Vector::ZERO));
     let mut cast = CastInput::new(ShapePair::new(&a, pa, &b, pb), motion_a, motion_b);
-    cast.max_toi = 4.0;
+    cast.max_toi = 4.0 / scale;
     cast.target_distance = reach * (input.target as Real / 255.0) * 0.2;
     let c = query::cast_shapes(&cast, &query::QueryOptions::default())
         .expect("a valid cast is answered");
@@ -92,12 +108,12 @@ fuzz_target!(|input: Input| {
     }
 
     // A ray from near A, cast at A.
-    let dir = v(input.ray_dir, reach / 16.0);
+    let dir = v(input.ray_dir, reach / 16.0) * scale;
     if dir != Vector::ZERO {
         let origin = pa.translation() + v(input.ray_origin, reach / 16.0);
         let ray = Ray::new(origin, dir);
         let opts = RayOptions {
-            max_toi: 4.0,
+            max_toi: 4.0 / scale,
             solid: input.solid,
         };
         let r = query::cast_ray(&a, &pa, &ray, &opts).expect("a valid ray is answered");
