@@ -15,7 +15,7 @@ use minkowski::query::compound::Collider;
 use minkowski::query::{
     cast_shapes, static_dispatch, CastInput, Motion, QueryOptions, ShapeCast, ShapePair,
 };
-use minkowski::shape::{HalfSpace, StaticShape, TriMesh, TriMeshFlags};
+use minkowski::shape::{HalfSpace, StaticShape};
 use minkowski::{Pose, Real, Vector};
 
 fn exponents() -> [i32; 4] {
@@ -95,28 +95,7 @@ fn a_tiny_velocity_scales_the_time_of_impact() {
 fn a_tiny_velocity_against_static_shapes_scales_the_time_of_impact() {
     let mut rng = Rng::new(0x57a7);
     let options = QueryOptions::default();
-    let octahedron = TriMesh::new(
-        vec![
-            Vector::X,
-            -Vector::X,
-            Vector::Y,
-            -Vector::Y,
-            Vector::Z,
-            -Vector::Z,
-        ],
-        vec![
-            [0, 2, 4],
-            [2, 1, 4],
-            [1, 3, 4],
-            [3, 0, 4],
-            [2, 0, 5],
-            [1, 2, 5],
-            [3, 1, 5],
-            [0, 3, 5],
-        ],
-        TriMeshFlags::NONE,
-    )
-    .unwrap();
+    let octahedron = common::static_sets::octahedron();
     let statics: [(&str, StaticShape); 2] = [
         ("halfspace", HalfSpace::new(Vector::Y, 0.0).unwrap().into()),
         ("trimesh", octahedron.into()),

@@ -21,7 +21,7 @@ use minkowski::query::static_dispatch;
 use minkowski::query::{cast_ray, Ray, RayCast, RayOptions};
 use minkowski::shape::{
     Capsule, Compound, Cone, ConvexPolyhedron, Cuboid, Cylinder, Ellipsoid, HalfSpace, HeightField,
-    RoundedShape, Shape, Sphere, StaticShape, TriMesh, TriMeshFlags,
+    RoundedShape, Shape, Sphere, StaticShape,
 };
 use minkowski::{Pose, Real, Vector};
 
@@ -61,26 +61,7 @@ fn targets(rng: &mut Rng) -> Vec<(&'static str, Target)> {
     // A field over [-2, 2]², heights within [-0.3, 0.3].
     let samples: Vec<Option<Real>> = (0..25).map(|_| Some(r(rng.range(-0.3, 0.3)))).collect();
     let field = HeightField::new(5, 5, &samples, [1.0, 1.0], Vector::new(-2.0, 0.0, -2.0)).unwrap();
-    // A closed mesh: an octahedron.
-    let v = vec![
-        Vector::X,
-        -Vector::X,
-        Vector::Y,
-        -Vector::Y,
-        Vector::Z,
-        -Vector::Z,
-    ];
-    let faces = vec![
-        [0, 2, 4],
-        [2, 1, 4],
-        [1, 3, 4],
-        [3, 0, 4],
-        [2, 0, 5],
-        [1, 2, 5],
-        [3, 1, 5],
-        [0, 3, 5],
-    ];
-    let mesh = TriMesh::new(v, faces, TriMeshFlags::NONE).unwrap();
+    let mesh = common::static_sets::octahedron();
     vec![
         ("sphere", Target::Convex(sphere)),
         ("cuboid", Target::Convex(cuboid.clone())),

@@ -86,3 +86,26 @@ pub fn far_away(scale: Real) -> TriMesh {
     ];
     TriMesh::new(v, vec![[0, 2, 1]], TriMeshFlags::NONE).unwrap()
 }
+
+/// A closed mesh: the octahedron of unit radius (vertices ±x, ±y, ±z), faces outward.
+pub fn octahedron() -> TriMesh {
+    let v = vec![
+        Vector::X,
+        -Vector::X,
+        Vector::Y,
+        -Vector::Y,
+        Vector::Z,
+        -Vector::Z,
+    ];
+    let faces = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    TriMesh::new(v, faces, TriMeshFlags::NONE).expect("a valid mesh")
+}
