@@ -21,7 +21,7 @@ use minkowski::planar::{gjk2d, Shape2d};
 use minkowski::query::epa::EpaOptions;
 use minkowski::query::gjk::{GjkOptions, GjkVariant};
 use minkowski::query::{
-    self, cast_shapes, CastInput, Motion, OptionsError, QueryOptions, ShapePair,
+    self, cast_shapes, CastInput, CastStart, Motion, OptionsError, QueryOptions, ShapePair,
 };
 use minkowski::shape::{Ellipsoid, Shape};
 use minkowski::tolerance::{self, MAX_EPA_VERTICES, MAX_GJK_ITERATIONS};
@@ -387,4 +387,55 @@ fn a_linear_cast_ends_where_a_pose_would_leave_the_coordinate_range() {
             }
         }
     }
+}
+
+/// A compound at the coordinate limit whose part lies a little beyond it (its pose is
+/// derived, not checked): overlapping a ball at time 0 it is a hit at 0 with its depth,
+/// and moving back into range it meets a ball in range — the range rule ends a cast only
+/// where a shape leaves the range, not for a part that starts beyond it.
+#[test]
+fn a_compound_part_beyond_the_limit_still_hits() {
+    use minkowski::query::compound::{cast_colliders, Collider};
+    use minkowski::shape::{Compound, Sphere};
+    let max = minkowski::shape::MAX_MAGNITUDE;
+    let s = max * 1e-4;
+    let ball: Shape = Sphere::new(0.1 * s).unwrap().into();
+    let part = Pose::from_translation(Vector::new(0.5 * s, 0.0, 0.0)).unwrap();
+    let compound: Collider = Compound::new(vec![(part, ball.clone())]).unwrap().into();
+    let at = |x: Real| Pose::from_translation(Vector::new(x, 0.0, 0.0)).unwrap();
+    let single: Collider = Shape::from(Sphere::new(0.5 * s).unwrap()).into();
+    let options = QueryOptions::default();
+    // The part (radius 0.1 s) at max + 0.5 s, the ball (0.5 s) at max: 0.1 s deep.
+    let c = cast_colliders(
+        &compound,
+        &at(max),
+        Motion::ZERO,
+        &single,
+        &at(max),
+        Motion::ZERO,
+        1.0,
+        0.0,
+        &options,
+    )
+    .unwrap()
+    .answer;
+    assert!(
+        c.hit && c.toi == 0.0 && c.start == CastStart::Overlapping,
+        "{c:?}"
+    );
+    // Moving back (−x) towards the ball 2 s behind the part: 0.6 s apart after 1.4 s.
+    let c = cast_colliders(
+        &compound,
+        &at(max),
+        Motion::linear(-Vector::X * s),
+        &single,
+        &at(max - 1.5 * s),
+        Motion::ZERO,
+        Real::INFINITY,
+        0.0,
+        &options,
+    )
+    .unwrap()
+    .answer;
+    assert!(c.hit && (c.toi - 1.4).abs() < 1e-2, "{c:?}");
 }

@@ -180,6 +180,47 @@ fn a_tiny_direction_scales_the_time_and_keeps_the_hit() {
     assert!(checked > 1000, "{checked} hits compared");
 }
 
+/// A ray a few ulps off a unit ball's surface, aimed at it with a subnormal direction:
+/// the hit's time, a few ulps over the direction's length, is within the precision's
+/// range, and is the unit direction's time scaled.
+#[test]
+fn a_subnormal_direction_from_near_the_surface_hits_at_the_scaled_time() {
+    let s = Real::MIN_POSITIVE / 64.0;
+    let ball = Target::Convex(Sphere::new(1.0).unwrap().into());
+    let field = Target::Static(
+        HeightField::new(
+            2,
+            2,
+            &[Some(0.0); 4],
+            [2.0, 2.0],
+            Vector::new(-1.0, 1.0, -1.0),
+        )
+        .unwrap()
+        .into(),
+    );
+    let mut checked = 0;
+    for (name, target) in [("sphere", &ball), ("heightfield", &field)] {
+        for ulps in [4.0, 64.0] {
+            let origin = Vector::new(0.0, 1.0 + ulps * Real::EPSILON, 0.0);
+            let options = RayOptions::default();
+            let unit = target.cast(&Pose::IDENTITY, &Ray::new(origin, -Vector::Y), &options);
+            let tiny = target.cast(&Pose::IDENTITY, &Ray::new(origin, -Vector::Y * s), &options);
+            let (Some(a), Some(b)) = (unit.hit, tiny.hit) else {
+                panic!("{name} {ulps}: {unit:?} vs {tiny:?}");
+            };
+            assert!(b.toi.is_finite() && b.toi > 0.0, "{name} {ulps}: {b:?}");
+            assert!(
+                (b.toi * s - a.toi).abs() <= 1e-3 * a.toi,
+                "{name} {ulps}: {a:?} vs {b:?}"
+            );
+            assert_eq!(a.point, b.point, "{name} {ulps}");
+            assert_eq!(a.normal, b.normal, "{name} {ulps}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
+}
+
 #[test]
 fn a_subnormal_direction_answers_finite_numbers() {
     let mut rng = Rng::new(0x5ab);

@@ -541,8 +541,10 @@ impl CastStart {
 ///
 /// When `hit` is false the shapes do not come within the target distance for any time
 /// in `[0, max_toi]` — or they start within it and do not approach (a box resting on the
-/// ground and sliding along it: the cast slides), see `start` — and the other fields
-/// are zero.
+/// ground and sliding along it: the cast slides), see `start`; or they would first come
+/// within it past the time a shape's origin leaves the coordinate range
+/// [`MAX_MAGNITUDE`], or at a time beyond the precision's range (a tiny velocity) — and
+/// the other fields are zero.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShapeCast {
@@ -629,98 +631,101 @@ impl ShapeCast {
 /// or a negative or non-finite `target_distance`.
 pub fn cast_shapes(input: &CastInput<'_>, options: &QueryOptions) -> Result<ShapeCast, CastError> {
     input.check()?;
-    let tiny = |v: Vector| v.abs().cmplt(Vector::splat(TINY_VELOCITY)).all();
-    if tiny(input.motion_a.linear)
-        & tiny(input.motion_b.linear)
-        & tiny(input.motion_a.angular)
-        & tiny(input.motion_b.angular)
-    {
-        if let Some(answer) = cast_at_unit_time_scale(input, options) {
-            return Ok(answer);
-        }
+    if let Some(unit) = tiny_time_unit([&input.motion_a, &input.motion_b]) {
+        return Ok(cast_in_time_unit(input, options, unit));
     }
     let answer = cast_checked(input, options);
-    // No pose exists past the coordinate range: the interval ends there. The first
-    // contact lies beyond it exactly when a shape's origin is out of range at that time
-    // (its coordinates are linear in time and within range at 0), and then there is no
-    // contact before it either: a miss. (Conservative advancement, which turns, stops at
-    // the range itself.)
-    if answer.hit && out_of_range_at(input, answer.toi) {
-        return Ok(ShapeCast::miss(
-            CastStart::Separated,
-            answer.status,
-            answer.iterations,
-        ));
+    if answer.hit && answer.toi > 0.0 && left_range_at(input, answer.toi) {
+        return Ok(beyond_range(&answer));
     }
     Ok(answer)
 }
 
-/// Velocities (and ray directions) whose every component is below this (`2^-20`) are
-/// solved in a time unit scaled by a power of two ([`unit_time_scale`]): times are in
-/// the velocity's unit, so a tiny one gives huge times, and the products and squares of
-/// the velocity underflow or lose the answer (in `f32`, two balls closing at 2^-100
-/// units per time unit never met; a ray at a box with a subnormal direction hit at an
-/// infinite time).
-pub(crate) const TINY_VELOCITY: Real = 1.0 / 1_048_576.0;
-
-/// The power of two `2^k`, as two factors `[f1, f2]` (`2^k` itself overflows for a
-/// subnormal `largest` in `f32`), that brings a velocity whose largest component is
-/// `largest` (`> 0`) to `[1, 2)`: a time unit `2^k` times longer. Powers of two scale
-/// exactly, so the scaled problem has the same geometry at `2^-k` times the time.
-pub(crate) fn unit_time_scale(largest: Real) -> [Real; 2] {
-    let k = -(largest.log2().floor() as i32);
-    [(2.0 as Real).powi(k / 2), (2.0 as Real).powi(k - k / 2)]
+/// The time unit ([`tolerance::time_rescale`]'s factors) to solve motions in when every
+/// component of both is below [`tolerance::RESCALE_VELOCITY_BELOW`] and one is not
+/// zero; `None` otherwise (checked, finite motions).
+#[inline]
+pub(crate) fn tiny_time_unit([a, b]: [&Motion; 2]) -> Option<[Real; 2]> {
+    let m = a
+        .linear
+        .abs()
+        .max(a.angular.abs())
+        .max(b.linear.abs())
+        .max(b.angular.abs());
+    let tiny = m
+        .cmplt(Vector::splat(tolerance::RESCALE_VELOCITY_BELOW))
+        .all();
+    (tiny && m.cmpne(Vector::ZERO).any()).then(|| tolerance::time_rescale(m.max_element()))
 }
 
-/// [`cast_shapes`] for motions below [`TINY_VELOCITY`] (checked input): the cast in the
-/// time unit of [`unit_time_scale`], its time scaled back (a time beyond the precision's
-/// range, or past `max_toi` by rounding, is no hit). `None` when nothing moves.
-#[cold]
-#[inline(never)]
-fn cast_at_unit_time_scale(input: &CastInput<'_>, options: &QueryOptions) -> Option<ShapeCast> {
-    let largest = [
-        input.motion_a.linear,
-        input.motion_a.angular,
-        input.motion_b.linear,
-        input.motion_b.angular,
-    ]
-    .iter()
-    .map(|v| v.abs().max_element())
-    .fold(0.0, Real::max);
-    if largest == 0.0 {
-        return None;
-    }
-    let [f1, f2] = unit_time_scale(largest);
-    let scale = |m: Motion| Motion::new(m.linear * f1 * f2, m.angular * f1 * f2);
-    let scaled = CastInput {
-        motion_a: scale(input.motion_a),
-        motion_b: scale(input.motion_b),
-        max_toi: input.max_toi / f1 / f2,
-        ..*input
-    };
-    let mut answer = cast_checked(&scaled, options);
-    if answer.hit {
+/// `motion` in a time unit `f1 · f2` times longer (both velocities scaled by it).
+pub(crate) fn motion_in_time_unit(motion: Motion, [f1, f2]: [Real; 2]) -> Motion {
+    Motion::new(motion.linear * f1 * f2, motion.angular * f1 * f2)
+}
+
+/// A cast answered in the time unit `[f1, f2]` ([`tiny_time_unit`]) brought back to the
+/// caller's: its time scaled by `f1 · f2`; a time beyond `max_toi` (by rounding) or
+/// beyond the precision's range is no hit (the shapes start apart then: a hit at 0 is
+/// kept).
+pub(crate) fn cast_from_time_unit(
+    mut answer: ShapeCast,
+    [f1, f2]: [Real; 2],
+    max_toi: Real,
+) -> ShapeCast {
+    if answer.hit && answer.toi > 0.0 {
         let toi = answer.toi * f1 * f2;
-        if !(toi <= input.max_toi && toi.is_finite()) || out_of_range_at(input, toi) {
-            return Some(ShapeCast::miss(
-                CastStart::Separated,
-                answer.status,
-                answer.iterations,
-            ));
+        if !(toi <= max_toi && toi.is_finite()) {
+            return beyond_range(&answer);
         }
         answer.toi = toi;
     }
-    Some(answer)
+    answer
 }
 
-/// Whether either shape of a translating `input` has an origin coordinate beyond
-/// [`MAX_MAGNITUDE`] at time `t`.
+/// [`cast_shapes`] for motions in a tiny time unit `unit` ([`tiny_time_unit`], checked
+/// input): the cast with both motions and `max_toi` in the longer unit, the answer
+/// brought back ([`cast_from_time_unit`]).
+#[cold]
+#[inline(never)]
+fn cast_in_time_unit(input: &CastInput<'_>, options: &QueryOptions, unit: [Real; 2]) -> ShapeCast {
+    let scaled = CastInput {
+        motion_a: motion_in_time_unit(input.motion_a, unit),
+        motion_b: motion_in_time_unit(input.motion_b, unit),
+        max_toi: input.max_toi / unit[0] / unit[1],
+        ..*input
+    };
+    let answer = cast_from_time_unit(cast_checked(&scaled, options), unit, input.max_toi);
+    if answer.hit && answer.toi > 0.0 && left_range_at(input, answer.toi) {
+        return beyond_range(&answer);
+    }
+    answer
+}
+
+/// Whether a shape of `input` has left the coordinate range by time `t`: an origin
+/// coordinate beyond [`MAX_MAGNITUDE`], or beyond its own start for a shape that starts
+/// beyond it (a compound's part near the limit). Origins move linearly in time (a turning
+/// shape turns about its origin), so then no pose exists from some earlier time on, and
+/// the contact found at `t` lies past the end of the interval: a miss (module rule:
+/// every cast ends where a pose would leave the range).
 #[inline]
-fn out_of_range_at(input: &CastInput<'_>, t: Real) -> bool {
-    let limit = Vector::splat(MAX_MAGNITUDE);
-    let at = |pose: &Pose, m: &Motion| (pose.translation() + m.linear * t).abs();
-    !(at(&input.pair.pose_a, &input.motion_a).cmple(limit).all()
-        & at(&input.pair.pose_b, &input.motion_b).cmple(limit).all())
+fn left_range_at(input: &CastInput<'_>, t: Real) -> bool {
+    let left = |pose: &Pose, m: &Motion| {
+        let p = pose.translation();
+        let limit = p.abs().max(Vector::splat(MAX_MAGNITUDE));
+        (p + m.linear * t).abs().cmpgt(limit).any()
+    };
+    left(&input.pair.pose_a, &input.motion_a) || left(&input.pair.pose_b, &input.motion_b)
+}
+
+/// The miss reported for a contact found past the end of the interval (the shapes
+/// started apart: a hit at 0 is never converted).
+#[cold]
+fn beyond_range(answer: &ShapeCast) -> ShapeCast {
+    ShapeCast::miss(
+        CastStart::Separated,
+        QueryStatus::Converged,
+        answer.iterations,
+    )
 }
 
 /// [`cast_shapes`] on a checked input.
@@ -742,14 +747,14 @@ fn cast_checked(input: &CastInput<'_>, options: &QueryOptions) -> ShapeCast {
 }
 
 /// The first time (≥ 0, possibly infinite) at which a shape at `pose` moving by `motion`
-/// has an origin coordinate beyond [`MAX_MAGNITUDE`]: per axis, the room left in the
-/// direction the coordinate moves over its speed.
+/// leaves the coordinate range (as [`left_range_at`] defines it): per axis, the room
+/// left in the direction the coordinate moves over its speed.
 pub(crate) fn range_horizon(pose: &Pose, motion: &Motion) -> Real {
     let (p, v) = (pose.translation(), motion.linear);
     let mut horizon = Real::INFINITY;
     for i in 0..3 {
         if v[i] != 0.0 {
-            let room = MAX_MAGNITUDE - p[i] * v[i].signum();
+            let room = MAX_MAGNITUDE.max(p[i].abs()) - p[i] * v[i].signum();
             horizon = horizon.min((room / v[i].abs()).max(0.0));
         }
     }

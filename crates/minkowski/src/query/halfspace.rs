@@ -648,7 +648,9 @@ pub struct HalfSpaceCastInput<'s> {
     /// How it moves (translation, and rotation about its local origin).
     pub motion_b: Motion,
     /// The end of the interval searched (time units, `>= 0`, inclusive; may be
-    /// infinite). Default infinite.
+    /// infinite). Default infinite. The cast also ends where a shape's origin would leave
+    /// the coordinate range [`crate::shape::MAX_MAGNITUDE`] (a miss: no pose exists
+    /// beyond it), as [`crate::query::CastInput::max_toi`] says.
     pub max_toi: Real,
     /// The distance to stop at (length, `>= 0`, finite). Default 0 (contact).
     pub target_distance: Real,
@@ -770,6 +772,30 @@ fn contact_at(input: &HalfSpaceCastInput<'_>, t: Real) -> (Contact, Lowest) {
 /// half-space with an angular velocity.
 pub fn cast_shape_halfspace(input: &HalfSpaceCastInput<'_>) -> Result<ShapeCast, CastError> {
     input.check()?;
+    // Tiny motions in a longer time unit, as `cast_shapes` solves them; the interval
+    // ends where a pose would leave the coordinate range.
+    if let Some(unit) = super::cast::tiny_time_unit([&input.motion_h, &input.motion_b]) {
+        let scaled = HalfSpaceCastInput {
+            motion_h: super::cast::motion_in_time_unit(input.motion_h, unit),
+            motion_b: super::cast::motion_in_time_unit(input.motion_b, unit),
+            max_toi: input.max_toi / unit[0] / unit[1],
+            ..*input
+        };
+        let answer = cast_shape_halfspace(&scaled)?;
+        return Ok(super::cast::cast_from_time_unit(
+            answer,
+            unit,
+            input.max_toi,
+        ));
+    }
+    let horizon = super::cast::range_horizon(&input.pose_h, &input.motion_h)
+        .min(super::cast::range_horizon(&input.pose_b, &input.motion_b));
+    if horizon < input.max_toi {
+        return cast_shape_halfspace(&HalfSpaceCastInput {
+            max_toi: horizon,
+            ..*input
+        });
+    }
     let s = input.target_distance;
     let (c, low) = contact_at(input, 0.0);
     let band = low.floor() * tolerance::SLACK;

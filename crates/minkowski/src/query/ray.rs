@@ -41,7 +41,7 @@
 // Negated comparisons (`!(x > 0.0)`) are meant: they send NaN to the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::cast::{cast_local, check_max_toi, unit_time_scale, CastEnd, CastError, TINY_VELOCITY};
+use super::cast::{cast_local, check_max_toi, CastEnd, CastError};
 use super::QueryStatus;
 use crate::math::{Matrix3, Point, Pose, Real, Vector};
 use crate::query::gjk::GjkOptions;
@@ -104,14 +104,19 @@ pub(crate) fn check_vector(field: &str, v: Vector) -> Result<(), CastError> {
     Ok(())
 }
 
-/// Whether `ray`'s direction is below [`TINY_VELOCITY`] in every component (one vector
+/// Whether `ray`'s direction is below [`tolerance::RESCALE_VELOCITY_BELOW`] in every
+/// component (one vector
 /// compare: the common case pays nothing more).
 #[inline]
 pub(crate) fn is_tiny(ray: &Ray) -> bool {
-    ray.dir.abs().cmplt(Vector::splat(TINY_VELOCITY)).all()
+    ray.dir
+        .abs()
+        .cmplt(Vector::splat(tolerance::RESCALE_VELOCITY_BELOW))
+        .all()
 }
 
-/// Answers a ray with a tiny (non-zero, checked) direction (see [`TINY_VELOCITY`])
+/// Answers a ray with a tiny (non-zero, checked) direction (see
+/// [`tolerance::RESCALE_VELOCITY_BELOW`])
 /// through `cast` on the same ray with its direction scaled by `2^k` to a largest
 /// component in `[1, 2)`, and
 /// `max_toi` by `2^-k`: powers of two scale exactly, so the scaled problem has the same
@@ -124,7 +129,7 @@ pub(crate) fn solve_at_unit_scale(
     options: &RayOptions,
     cast: impl FnOnce(&Ray, &RayOptions) -> Result<RayCast, CastError>,
 ) -> Result<RayCast, CastError> {
-    let [f1, f2] = unit_time_scale(ray.dir.abs().max_element());
+    let [f1, f2] = tolerance::time_rescale(ray.dir.abs().max_element());
     let scaled = Ray::new(ray.origin, ray.dir * f1 * f2);
     let scaled_options = RayOptions {
         max_toi: options.max_toi / f1 / f2,
@@ -144,7 +149,7 @@ pub(crate) fn solve_at_unit_scale(
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayOptions {
     /// The largest time searched (units of the ray's `dir`, `>= 0`, inclusive; default
-    /// infinite).
+    /// infinite). A hit at a time beyond the precision's range (a tiny `dir`) is no hit.
     pub max_toi: Real,
     /// Whether the shape is solid (default): a ray starting inside hits at time 0. A
     /// hollow shape is hit where the ray leaves it.
@@ -181,7 +186,8 @@ pub struct RayHit {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RayCast {
-    /// The hit, if the ray meets the shape for a time in `[0, max_toi]`.
+    /// The hit, if the ray meets the shape for a time in `[0, max_toi]` (and within the
+    /// precision's range: see [`RayOptions::max_toi`]).
     pub hit: Option<RayHit>,
     /// How the answer was obtained (`Converged` for the closed forms). Short of
     /// convergence, a hit's `toi` is still a lower bound (the ray reaches no point of the

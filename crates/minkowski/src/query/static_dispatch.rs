@@ -346,6 +346,23 @@ pub fn cast(
     options: &QueryOptions,
 ) -> Result<ShapeCast, CastError> {
     check_max_toi(max_toi)?;
+    motion_s.check("A")?;
+    motion_b.check("B")?;
+    // Tiny motions in a longer time unit, as `cast_shapes` solves them.
+    if let Some(unit) = super::cast::tiny_time_unit([&motion_s, &motion_b]) {
+        let answer = cast(
+            s,
+            pose_s,
+            super::cast::motion_in_time_unit(motion_s, unit),
+            b,
+            pose_b,
+            super::cast::motion_in_time_unit(motion_b, unit),
+            max_toi / unit[0] / unit[1],
+            target_distance,
+            options,
+        )?;
+        return Ok(super::cast::cast_from_time_unit(answer, unit, max_toi));
+    }
     // No pose exists past the coordinate range: the interval ends there (as in
     // `cast_shapes`).
     let max_toi = max_toi

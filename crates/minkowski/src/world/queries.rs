@@ -228,7 +228,9 @@ impl Default for ShapeCastOptions {
 /// rounding in a box's entry time could add (a box entered just after the hit is
 /// visited; the shape-level answer decides).
 fn prune_bound(t: Real, origin: Vector, dir: Vector) -> Real {
-    let speed = dir.length();
+    // Robust: the plain length's square underflows for a tiny direction (a bound of
+    // +∞, which stops the pruning).
+    let speed = crate::math::length_robust(dir);
     t + 1e-4 * (t + origin.abs().max_element() / speed) + Real::MIN_POSITIVE
 }
 
