@@ -198,7 +198,9 @@ pub fn rescale_factor(sigma: Real) -> Option<Real> {
 /// Velocities and ray directions with every component below this (2⁻²⁰, in length
 /// units per time unit) are solved in a longer time unit ([`time_rescale`]), and the
 /// times scaled back (exactly: by powers of two); a time beyond the precision's range
-/// is no hit.
+/// is no hit. (The ball–ball cast's closed form tests its relative velocity's square
+/// against this squared, from the value it computes anyway, and hands a tiny one to
+/// the general path, which applies this rule.)
 ///
 /// Why: times are in the velocity's unit, so a tiny velocity gives huge times, and the
 /// products and squares of the velocity underflow or lose the answer. Measured before

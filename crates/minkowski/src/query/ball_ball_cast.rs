@@ -95,7 +95,7 @@ pub(crate) fn balls(a: Point, b: Point, motion: Vector, margin: Real, max_toi: R
 /// The linear cast of `input` (both motions pure translations) when both shapes are
 /// spheres, answered in the world frame with [`balls`]; `None` when a shape is not a
 /// sphere (other point cores take the general path), or the problem is small enough for
-/// the general path's rescaling. `Some(Err(()))` when the balls start within the target
+/// the general path's rescaling (in size, or in relative velocity). `Some(Err(()))` when the balls start within the target
 /// distance: the caller's start rules decide (a contact query at time 0).
 #[inline]
 pub(crate) fn cast_balls_world(input: &CastInput<'_>) -> Option<Result<ShapeCast, ()>> {
@@ -112,8 +112,15 @@ pub(crate) fn cast_balls_world(input: &CastInput<'_>) -> Option<Result<ShapeCast
         return None;
     }
     let va = input.motion_a.linear;
+    let v = input.motion_b.linear - va;
+    // A tiny relative velocity (its square near or below underflow) takes the general
+    // path, which solves it in a longer time unit (`cast::cast_in_time_unit`).
+    let tiny = tolerance::RESCALE_VELOCITY_BELOW * tolerance::RESCALE_VELOCITY_BELOW;
+    if v.length_squared() < tiny && v != Vector::ZERO {
+        return None;
+    }
     let margin = ma + mb + input.target_distance;
-    let c = balls(a0, b0, input.motion_b.linear - va, margin, input.max_toi);
+    let c = balls(a0, b0, v, margin, input.max_toi);
     if c.end == CastEnd::Within {
         return Some(Err(()));
     }
@@ -121,6 +128,10 @@ pub(crate) fn cast_balls_world(input: &CastInput<'_>) -> Option<Result<ShapeCast
     // paths meet in registers, not in a temporary assembled by narrow stores and
     // copied out by wide loads (a store-forwarding stall per query).
     let hit = c.end == CastEnd::Hit;
+    if hit && !super::cast::within_limit_at(input, c.toi) {
+        // Past the coordinate limit: the general path's range rule decides.
+        return None;
+    }
     let zero_unless_hit = |v: Vector| if hit { v } else { Vector::ZERO };
     // `balls` moved B relative to A; both move by `va · toi` more in the world.
     let shift = va * c.toi;
