@@ -105,8 +105,7 @@ pub(crate) fn check_vector(field: &str, v: Vector) -> Result<(), CastError> {
 }
 
 /// Whether `ray`'s direction is below [`tolerance::RESCALE_VELOCITY_BELOW`] in every
-/// component (one vector
-/// compare: the common case pays nothing more).
+/// component (one vector compare: the common case pays nothing more).
 #[inline]
 pub(crate) fn is_tiny(ray: &Ray) -> bool {
     ray.dir
@@ -116,12 +115,11 @@ pub(crate) fn is_tiny(ray: &Ray) -> bool {
 }
 
 /// Answers a ray with a tiny (non-zero, checked) direction (see
-/// [`tolerance::RESCALE_VELOCITY_BELOW`])
-/// through `cast` on the same ray with its direction scaled by `2^k` to a largest
-/// component in `[1, 2)`, and
-/// `max_toi` by `2^-k`: powers of two scale exactly, so the scaled problem has the same
-/// hit point and normal at `2^-k` times the time. The time is scaled back; a time beyond
-/// the precision's range (a hit that cannot be written) is reported as no hit.
+/// [`tolerance::RESCALE_VELOCITY_BELOW`]) through `cast` on the same ray with its
+/// direction scaled by `2^k` to a largest component in `[1, 2)`, and `max_toi` by
+/// `2^-k`: powers of two scale exactly, so the scaled problem has the same hit point and
+/// normal at `2^-k` times the time. The time is scaled back; a time beyond the
+/// precision's range (a hit that cannot be written) is reported as no hit.
 #[cold]
 #[inline(never)]
 pub(crate) fn solve_at_unit_scale(
