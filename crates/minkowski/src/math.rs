@@ -443,6 +443,17 @@ pub(crate) fn normalize_robust(v: Vector) -> Option<Vector> {
     (v / m).try_normalize()
 }
 
+/// A power of two near `1 / m` (`m > 0`, finite): multiplying by it brings a quantity of
+/// size `m` to about unit size exactly (no rounding), so that products of such quantities
+/// neither underflow nor overflow. The exponent is clamped so that the factor is finite
+/// (at most 2¹²⁵ in f32, 2¹⁰⁰⁰ in f64): a subnormal `m` comes out below unit size.
+#[inline]
+pub(crate) fn inverse_power_of_two(m: Real) -> Real {
+    let max_exp = if cfg!(minkowski_f64) { 1000.0 } else { 125.0 };
+    let e = m.log2().round().clamp(-max_exp, max_exp);
+    (2.0 as Real).powf(-e)
+}
+
 /// `‖v‖`, computed after dividing by the largest component so that the squares neither
 /// underflow (in f32, two points 3e-24 apart had `length()` 0) nor overflow.
 #[inline]

@@ -219,6 +219,15 @@ pub fn time_rescale(largest: Real) -> [Real; 2] {
     [(2.0 as Real).powi(k / 2), (2.0 as Real).powi(k - k / 2)]
 }
 
+/// A time `toi` found in the longer time unit of [`time_rescale`] (its factors `[f1,
+/// f2]`) back in the caller's unit: `None` when it lies past `max_toi` (caller's unit)
+/// or beyond the precision's range (not finite): no hit. The one rule for rays and
+/// casts.
+pub fn time_from_rescaled(toi: Real, [f1, f2]: [Real; 2], max_toi: Real) -> Option<Real> {
+    let t = toi * f1 * f2;
+    (t <= max_toi && t.is_finite()).then_some(t)
+}
+
 /// The largest absolute tolerance honoured (relative to the problem's scale σ): at 1 a
 /// gap as large as the shapes themselves already counts as touching, so anything larger
 /// (or infinite) means nothing more.

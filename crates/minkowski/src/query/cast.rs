@@ -680,15 +680,14 @@ pub(crate) fn motion_in_time_unit(motion: Motion, [f1, f2]: [Real; 2]) -> Motion
 /// kept).
 pub(crate) fn cast_from_time_unit(
     mut answer: ShapeCast,
-    [f1, f2]: [Real; 2],
+    unit: [Real; 2],
     max_toi: Real,
 ) -> ShapeCast {
     if answer.hit && answer.toi > 0.0 {
-        let toi = answer.toi * f1 * f2;
-        if !(toi <= max_toi && toi.is_finite()) {
-            return beyond_range(&answer);
+        match tolerance::time_from_rescaled(answer.toi, unit, max_toi) {
+            Some(toi) => answer.toi = toi,
+            None => return beyond_range(&answer),
         }
-        answer.toi = toi;
     }
     answer
 }

@@ -301,7 +301,7 @@ pub(crate) fn manifold_in(
         return m.rescaled_back(&r, pose_a);
     }
     let c = super::dispatch::contact_in(a, pose_a, b, pose_b, options, None, workspace);
-    from_contact(a, pose_a, b, pose_b, &c, margin)
+    from_contact_unscaled(a, pose_a, b, pose_b, &c, margin)
 }
 
 /// The contact manifold of two colliders, either of which may be a compound: the
@@ -566,7 +566,38 @@ impl Clipping<'_> {
 }
 
 /// Builds the manifold from a contact already computed for the same pair and poses.
+///
+/// A problem small enough for the dispatcher to rescale ([`Rescaled`]) is built at unit
+/// size too, the contact moved into that frame: the clipping forms products of lengths
+/// that underflow (in `f32`, a box on a triangle of 1e-24 lost its manifold).
 pub(crate) fn from_contact(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    c: &Contact,
+    margin: Real,
+) -> Manifold {
+    if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
+        let at = |p: Point| pose_a.inverse_transform_point(p) * r.factor;
+        let scaled = Contact {
+            distance: c.distance * r.factor,
+            lower_bound: c.lower_bound * r.factor,
+            upper_bound: c.upper_bound * r.factor,
+            normal: pose_a.inverse_transform_vector(c.normal),
+            point_a: at(c.point_a),
+            point_b: at(c.point_b),
+            ..*c
+        };
+        let margin = margin * r.factor;
+        return from_contact_unscaled(&r.a, &Pose::IDENTITY, &r.b, &r.rel, &scaled, margin)
+            .rescaled_back(&r, pose_a);
+    }
+    from_contact_unscaled(a, pose_a, b, pose_b, c, margin)
+}
+
+/// [`from_contact`] without the rescaling.
+fn from_contact_unscaled(
     a: &Shape,
     pose_a: &Pose,
     b: &Shape,

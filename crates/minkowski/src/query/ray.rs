@@ -127,7 +127,8 @@ pub(crate) fn solve_at_unit_scale(
     options: &RayOptions,
     cast: impl FnOnce(&Ray, &RayOptions) -> Result<RayCast, CastError>,
 ) -> Result<RayCast, CastError> {
-    let [f1, f2] = tolerance::time_rescale(ray.dir.abs().max_element());
+    let unit = tolerance::time_rescale(ray.dir.abs().max_element());
+    let [f1, f2] = unit;
     let scaled = Ray::new(ray.origin, ray.dir * f1 * f2);
     let scaled_options = RayOptions {
         max_toi: options.max_toi / f1 / f2,
@@ -135,9 +136,9 @@ pub(crate) fn solve_at_unit_scale(
     };
     let mut answer = cast(&scaled, &scaled_options)?;
     if let Some(hit) = answer.hit.as_mut() {
-        hit.toi = hit.toi * f1 * f2;
-        if !(hit.toi <= options.max_toi) || !hit.toi.is_finite() {
-            answer.hit = None;
+        match tolerance::time_from_rescaled(hit.toi, unit, options.max_toi) {
+            Some(toi) => hit.toi = toi,
+            None => answer.hit = None,
         }
     }
     Ok(answer)

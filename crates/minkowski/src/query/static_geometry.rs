@@ -88,7 +88,10 @@ use super::manifold::{self, Manifold, ManifoldPoint};
 use super::pair::{box_triangle, box_triangle_contact, point_triangle, segment_triangle};
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
-use crate::math::{Matrix3, Point, Pose, Real, Vector, EPSILON};
+use crate::math::{
+    inverse_power_of_two, length_robust, normalize_robust, Matrix3, Point, Pose, Real, Vector,
+    EPSILON,
+};
 use crate::shape::triangle_set::crease_is_active;
 use crate::shape::{CoreShape, MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
@@ -176,6 +179,14 @@ fn classify(t: &MeshTriangle, n: Vector) -> TriangleFeature {
         .length()
         .max((v[2] - v[1]).length())
         .max((v[0] - v[2]).length());
+    // (A tiny triangle's squared edges underflow.)
+    let size = if size < tolerance::RESCALE_BELOW {
+        length_robust(v[1] - v[0])
+            .max(length_robust(v[2] - v[1]))
+            .max(length_robust(v[0] - v[2]))
+    } else {
+        size
+    };
     let tie = tolerance::FEATURE_TIE * size;
     let near = [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie];
     match near {
@@ -247,7 +258,7 @@ fn across(t: &MeshTriangle, k: usize, s: Real) -> Vector {
         Some(m) => m * s,
         None => {
             let e = t.vertices[(k + 1) % 3] - t.vertices[k];
-            e.cross(t.normal).normalize_or_zero()
+            normalize_robust(e.cross(t.normal)).unwrap_or(Vector::ZERO)
         }
     }
 }
@@ -647,6 +658,10 @@ impl Reach {
                 if out.length_squared() > reach * reach {
                     return false;
                 }
+                if scale < tolerance::RESCALE_BELOW {
+                    // As for a ball (`ball_closest`): kept, the dispatcher decides.
+                    return true;
+                }
                 let (s, t) = segment_triangle::closest_points(p, q, a, b, c);
                 let gap = (s - t).length() - radius;
                 gap.is_nan() || gap <= margin + tau * scale
@@ -707,6 +722,11 @@ fn ball_closest(
         return None;
     }
     let q = point_triangle::closest_point(centre, a, b, c);
+    if scale < tolerance::RESCALE_BELOW {
+        // The closest point's products (fourth powers of lengths) underflow: the
+        // triangle is kept, and its contact is the dispatcher's, which rescales.
+        return Some(q);
+    }
     let gap = (centre - q).length() - radius;
     (gap.is_nan() || gap <= margin + tau * scale).then_some(q)
 }
@@ -716,6 +736,16 @@ fn ball_closest(
 fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
     let q = pose_t.inverse_transform_point(p);
     let [a, b, c] = t.vertices;
+    // The weights below are fourth powers of lengths, which underflow for a triangle
+    // of 1e-10 in `f32`: a tiny triangle is measured in units of its size (a power of
+    // two, exact).
+    let m = (b - a).abs().max((c - a).abs()).max_element();
+    let [a, b, c, q] = if m < tolerance::RESCALE_BELOW {
+        let s = inverse_power_of_two(m);
+        [a * s, b * s, c * s, q * s]
+    } else {
+        [a, b, c, q]
+    };
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
     if nn.is_nan() || nn <= 0.0 {

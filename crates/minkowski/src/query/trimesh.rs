@@ -68,8 +68,11 @@ use super::cast::{check_max_toi, CastError};
 use super::point::PointProjection;
 use super::ray::{check_vector, Ray, RayCast, RayHit, RayOptions};
 use super::QueryStatus;
-use crate::math::{length_robust, max_abs_axis, normalize_robust, Point, Pose, Real, Vector};
+use crate::math::{
+    inverse_power_of_two, length_robust, max_abs_axis, normalize_robust, Point, Pose, Real, Vector,
+};
 use crate::shape::{TriMesh, TriangleSet};
+use crate::tolerance;
 use crate::tolerance::{touch_floor, DEFAULT_ABS_TOLERANCE, RAY_GRAZING, SLACK};
 
 /// Casts `ray` (world frame) at `mesh` placed at `pose`: the nearest hit within
@@ -313,27 +316,73 @@ impl ShearedRay {
             let p = p - self.o;
             (p[kx] - sx * p[kz], p[ky] - sy * p[kz], sz * p[kz])
         });
-        let mut u = c.0 * b.1 - c.1 * b.0;
-        let mut v = a.0 * c.1 - a.1 * c.0;
-        let mut w = b.0 * a.1 - b.1 * a.0;
-        if u == 0.0 || v == 0.0 || w == 0.0 {
-            // On an edge as rounded: decide it with wider products (a no-op in f64).
-            let f = |p: (Real, Real, Real)| (p.0 as f64, p.1 as f64);
-            let (a2, b2, c2) = (f(a), f(b), f(c));
-            u = (c2.0 * b2.1 - c2.1 * b2.0) as Real;
-            v = (a2.0 * c2.1 - a2.1 * c2.0) as Real;
-            w = (b2.0 * a2.1 - b2.1 * a2.0) as Real;
-        }
+        let (u, v, w) = edge_functions(a, b, c);
         if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
             return None;
         }
         let det = u + v + w;
-        if det == 0.0 || det.is_nan() {
-            return None;
+        // The weights are products of two lengths, the time's numerator of three: near
+        // a tiny triangle (or one the ray grazes) they underflow. (Also zero and NaN.)
+        if det.abs() < SMALL_DET || det.is_nan() {
+            return hit_small([a, b, c]);
         }
         let t = (u * a.2 + v * b.2 + w * c.2) / det;
         t.is_finite().then_some((t, det > 0.0))
     }
+}
+
+/// Below this `|det|` (a product of two lengths: [`tolerance::RESCALE_BELOW`] squared)
+/// the ray–triangle test is redone in units of the triangle's sheared size.
+const SMALL_DET: Real = tolerance::RESCALE_BELOW * tolerance::RESCALE_BELOW;
+
+/// The three edge functions of the sheared corners (twice the signed areas of the
+/// sub-triangles around the ray), an edge decided with wider products when it rounds to
+/// zero.
+#[inline]
+fn edge_functions(
+    a: (Real, Real, Real),
+    b: (Real, Real, Real),
+    c: (Real, Real, Real),
+) -> (Real, Real, Real) {
+    let mut u = c.0 * b.1 - c.1 * b.0;
+    let mut v = a.0 * c.1 - a.1 * c.0;
+    let mut w = b.0 * a.1 - b.1 * a.0;
+    if u == 0.0 || v == 0.0 || w == 0.0 {
+        // On an edge as rounded: decide it with wider products (a no-op in f64).
+        let f = |p: (Real, Real, Real)| (p.0 as f64, p.1 as f64);
+        let (a2, b2, c2) = (f(a), f(b), f(c));
+        u = (c2.0 * b2.1 - c2.1 * b2.0) as Real;
+        v = (a2.0 * c2.1 - a2.1 * c2.0) as Real;
+        w = (b2.0 * a2.1 - b2.1 * a2.0) as Real;
+    }
+    (u, v, w)
+}
+
+/// [`ShearedRay::hit`] for a triangle whose weights are too small to trust: the sheared
+/// plane coordinates multiplied by a power of two that brings the largest to about 1
+/// (exact; the weights and their sum scale alike, so the time does not change), then
+/// the same test. A triangle of 1e-36 in `f32` was missed, one of 1e-18 hit at time 0.
+#[cold]
+#[inline(never)]
+fn hit_small(corners: [(Real, Real, Real); 3]) -> Option<(Real, bool)> {
+    let m = corners
+        .iter()
+        .fold(0.0 as Real, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+    if !(m > 0.0 && m.is_finite()) {
+        return None;
+    }
+    let s = inverse_power_of_two(m);
+    let [a, b, c] = corners.map(|p| (p.0 * s, p.1 * s, p.2));
+    let (u, v, w) = edge_functions(a, b, c);
+    if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
+        return None;
+    }
+    let det = u + v + w;
+    if det == 0.0 || det.is_nan() {
+        return None;
+    }
+    let t = (u * a.2 + v * b.2 + w * c.2) / det;
+    t.is_finite().then_some((t, det > 0.0))
 }
 
 /// The feature of a triangle holding a closest point.

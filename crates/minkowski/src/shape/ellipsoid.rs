@@ -2,7 +2,7 @@
 
 use super::{check_extents, ConvexShape, CoreShape, ShapeError, ShapeParams};
 use crate::bounding::Aabb;
-use crate::math::{Point, Real, Vector};
+use crate::math::{normalize_robust, Point, Real, Vector};
 use crate::support::SupportMap;
 
 /// The ellipsoid `(x/a)² + (y/b)² + (z/c)² ≤ 1` with radii `(a, b, c)`. A zero radius
@@ -66,11 +66,13 @@ impl SupportMap for Ellipsoid {
         // The ellipsoid is R·(unit ball) with R = diag(radii), so
         // s(d) = R s_ball(R d) = R² d / ‖R d‖.
         let rd = self.radii * dir;
-        let len = rd.length();
-        if len > 0.0 {
-            self.radii * rd / len
+        let len_sq = rd.length_squared();
+        if len_sq >= Real::MIN_POSITIVE {
+            self.radii * rd / len_sq.sqrt()
         } else {
-            Vector::ZERO
+            // Tiny radii or direction (R d about 1e-19 or less in f32): the square
+            // underflows, so normalise after dividing by the largest component.
+            normalize_robust(rd).map_or(Vector::ZERO, |u| self.radii * u)
         }
     }
 }

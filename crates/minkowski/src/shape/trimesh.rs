@@ -607,13 +607,22 @@ pub(crate) fn triangle_box([a, b, c]: [Point; 3]) -> Aabb {
 
 /// The outward unit normal of the triangle `a, b, c` (counter-clockwise), or `None` when
 /// it is degenerate (see the module notes). The edges are scaled by the longest one's
-/// inverse first, so that neither tiny nor large triangles underflow or overflow.
+/// inverse first, so that large triangles do not overflow; a tiny one (edges below
+/// [`crate::tolerance::RESCALE_BELOW`], whose squared lengths underflow: 1e-25 in
+/// `f32`) is first brought to about unit size by a power of two.
 fn face_normal(a: Point, b: Point, c: Point) -> Option<Vector> {
     let (e1, e2, e3) = (b - a, c - a, c - b);
-    let longest = e1.length().max(e2.length()).max(e3.length());
-    if longest.is_nan() || longest <= 0.0 {
+    let m = e1.abs().max(e2.abs()).max(e3.abs()).max_element();
+    if !(m.is_finite() && m > 0.0) {
         return None;
     }
+    let (e1, e2, e3) = if m < crate::tolerance::RESCALE_BELOW {
+        let s = crate::math::inverse_power_of_two(m);
+        (e1 * s, e2 * s, e3 * s)
+    } else {
+        (e1, e2, e3)
+    };
+    let longest = e1.length().max(e2.length()).max(e3.length());
     let s = 1.0 / longest;
     let cross = (e1 * s).cross(e2 * s);
     let twice_area = cross.length();

@@ -282,7 +282,7 @@ pub(super) fn plane_coordinates(a1: Vector, a2: Vector, q: Vector) -> Option<(Re
     if !(m.is_finite() && m > 0.0) {
         return None;
     }
-    let s = super::base_triangle::inverse_power_of_two(m);
+    let s = crate::math::inverse_power_of_two(m);
     let (a1, a2, q) = (a1 * s, a2 * s, q * s);
     let normal = a1.cross(a2);
     let nn = normal.length_squared();

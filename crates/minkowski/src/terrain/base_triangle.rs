@@ -122,12 +122,6 @@ pub struct BaseTriangle {
 const P_FIELDS: [&str; 3] = ["p[0]", "p[1]", "p[2]"];
 const N_FIELDS: [&str; 3] = ["n[0]", "n[1]", "n[2]"];
 
-/// A power of two near `1 / m` (`m > 0`, finite).
-pub(crate) fn inverse_power_of_two(m: Real) -> Real {
-    let e = m.log2().round().clamp(-1000.0, 1000.0);
-    (2.0 as Real).powf(-e)
-}
-
 fn check(v: Vector, field: &'static str) -> Result<(), BaseTriangleError> {
     if !v.is_finite() {
         return Err(BaseTriangleError::NonFinite { field });
@@ -164,7 +158,7 @@ impl BaseTriangle {
         if longest.is_nan() || longest <= 0.0 {
             return Err(BaseTriangleError::Degenerate);
         }
-        let pos_scale = inverse_power_of_two(longest);
+        let pos_scale = crate::math::inverse_power_of_two(longest);
         let (e1, e2) = (e1 * pos_scale, e2 * pos_scale);
         let nb = e1.cross(e2);
         let (l1, l2) = (e1.length(), e2.length());
@@ -179,7 +173,7 @@ impl BaseTriangle {
         if longest_dir.is_nan() || longest_dir <= 0.0 {
             return Err(BaseTriangleError::DirectionAlongPlane { field: N_FIELDS[0] });
         }
-        let dir_scale = inverse_power_of_two(longest_dir);
+        let dir_scale = crate::math::inverse_power_of_two(longest_dir);
         let ns = n.map(|d| d * dir_scale);
         let unit_nb = nb / nb.length();
         let mut min_crossing = Real::INFINITY;

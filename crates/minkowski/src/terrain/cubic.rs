@@ -18,7 +18,7 @@
 //! roots and need case analysis at vanishing leading coefficients, where brackets need
 //! none (a tiny `a3` only moves `B`).
 
-use super::base_triangle::inverse_power_of_two;
+use crate::math::inverse_power_of_two;
 use crate::math::{Real, EPSILON};
 use crate::tolerance::ALPHA_PLANE_MAX_ITERATIONS;
 
