@@ -388,6 +388,88 @@ fn corners_in_hands_out_what_triangles_in_does() {
     }
 }
 
+/// The sets' side of the footprint (oracle: `corners_in` and each triangle's exact
+/// distance in f64): `corners_near(centre, reach)` hands out a subsequence of what
+/// `corners_in` does, with the same corners, holding every triangle within `reach` of
+/// the centre — also those just inside it (reaches a thousandth above a triangle's
+/// distance) — and, on a field, leaving out cells off the footprint (checked to happen).
+/// Seeded centres above, beside and within the surface, at three scales, on a field with
+/// holes and on a mesh (which hands out all of `corners_in`).
+#[test]
+fn corners_near_keeps_every_triangle_within_reach() {
+    let mut rng = Rng::new(0xf007);
+    let mut skipped = 0;
+    for s in [1.0, 1e-3, 1e3] {
+        let f = field(12, 0.5 * s, |i, j| {
+            (i * j % 7 != 3).then(|| ((i as Real * 0.7).sin() * (j as Real * 1.1).cos()) * 0.4)
+        });
+        let m = grid_mesh(12, 0.5 * s, Cells::Split, |x, z| {
+            (x / s * 0.8).cos() * (z / s).sin() * 0.4 * s
+        });
+        let sets: [&dyn TriangleSet; 2] = [&f, &m];
+        for (k, set) in sets.into_iter().enumerate() {
+            for case in 0..200 {
+                let c = Vector::new(
+                    rng.range(-3.5, 3.5) as Real,
+                    rng.range(-0.8, 0.8) as Real,
+                    rng.range(-3.5, 3.5) as Real,
+                ) * s;
+                let reach = rng.range(0.05, 1.2) as Real * s;
+                let query = Aabb::new(c - Vector::splat(reach), c + Vector::splat(reach));
+                let mut all = Vec::new();
+                set.corners_in(&query, &mut |_| true, &mut |i, v| {
+                    all.push((i, *v));
+                    ControlFlow::Continue(())
+                });
+                // Every third case, a reach just above the nearest triangle's distance.
+                let reach = if case % 3 == 0 {
+                    let nearest = all
+                        .iter()
+                        .map(|(_, v)| {
+                            let [a, b, q] = v.map(d3);
+                            (closest_on_triangle(d3(c), a, b, q) - d3(c)).length()
+                        })
+                        .fold(f64::INFINITY, f64::min);
+                    if !nearest.is_finite() || nearest > reach as f64 {
+                        continue;
+                    }
+                    (nearest * (1.0 + 1e-3)) as Real
+                } else {
+                    reach
+                };
+                let mut near = Vec::new();
+                set.corners_near(&query, (c, reach), &mut |_| true, &mut |i, v| {
+                    near.push((i, *v));
+                    ControlFlow::Continue(())
+                });
+                // A subsequence of `corners_in`'s list.
+                let mut rest = all.iter();
+                for x in &near {
+                    assert!(
+                        rest.any(|y| y == x),
+                        "scale {s} set {k}: {x:?} not from corners_in"
+                    );
+                }
+                for (i, v) in &all {
+                    let [a, b, q] = v.map(d3);
+                    let d = (closest_on_triangle(d3(c), a, b, q) - d3(c)).length();
+                    if d <= reach as f64 {
+                        assert!(
+                            near.iter().any(|x| x.0 == *i),
+                            "scale {s} set {k}: triangle {i} at {d} within reach {reach} of {c:?} left out"
+                        );
+                    }
+                }
+                if k == 1 {
+                    assert_eq!(near.len(), all.len(), "a mesh hands out all of corners_in");
+                }
+                skipped += all.len() - near.len();
+            }
+        }
+    }
+    assert!(skipped > 0, "the footprint left nothing out");
+}
+
 /// Balls at the borders of the candidates' pre-tests (a heightfield cell's box: the
 /// rectangle and the range of its four samples; a mesh's tree nodes), where a pre-test
 /// that is not conservative would drop a triangle: each ball's lowest point over a cell's

@@ -9,7 +9,9 @@
 //! placements of the three query shapes, 0.02 deep, and its rays (same seeds). Prints the
 //! median and least ns per query over the rounds; with `PROF_STATIC_COUNT` set in the
 //! environment, also the mean number of triangles in a query shape's box and of its
-//! triangle contacts.
+//! triangle contacts; with `PROF_STATIC_DIGEST`, a digest of the bits of every
+//! manifold (normals, points, distances, feature ids) of the placements, to compare two
+//! builds' answers.
 
 // The `f64` feature measures the double-precision crate under the same name.
 #[cfg(feature = "f64")]
@@ -133,6 +135,31 @@ fn main() {
         }
         let sets = [(set, Pose::IDENTITY)];
         let options = QueryOptions::default();
+        if std::env::var_os("PROF_STATIC_DIGEST").is_some() {
+            // FNV-1a over the answers' bits.
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            let mut eat = |x: u64| {
+                h = (h ^ x).wrapping_mul(0x0000_0100_0000_01b3);
+            };
+            let (mut manifolds, mut points) = (0usize, 0usize);
+            for p in &poses {
+                for m in sg::manifolds(&sets, &shape, p, 0.0, &options) {
+                    manifolds += 1;
+                    m.normal
+                        .to_array()
+                        .iter()
+                        .for_each(|x| eat(u64::from(x.to_bits())));
+                    for q in m.points() {
+                        points += 1;
+                        let v = [q.point_a.to_array(), q.point_b.to_array()];
+                        v.iter().flatten().for_each(|x| eat(u64::from(x.to_bits())));
+                        eat(u64::from(q.distance.to_bits()));
+                        eat(u64::from(q.feature));
+                    }
+                }
+            }
+            println!("digest {h:016x} ({manifolds} manifolds, {points} points)");
+        }
         for _ in 0..rounds {
             let t = Instant::now();
             for p in &poses {

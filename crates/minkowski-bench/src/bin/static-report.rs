@@ -5,7 +5,12 @@
 //!
 //! ```text
 //! static-report [--smoke] [--rays N] [--contacts N] [--slides N] [--rounds R] [--examples K]
+//!               [--only TEXT[,TEXT…]]
 //! ```
+//!
+//! `--only`: only the geometries whose name contains one of the comma-separated texts
+//! (e.g. `--only "field hills 1024,mesh of hills 1024"`); the slides still run (`--slides 0`
+//! makes them empty).
 //!
 //! Prints Markdown: build ms and MB per geometry and method; median ns per ray (per ray
 //! kind) and per contact query (per shape), with the fastest peer ÷ minkowski where
@@ -73,6 +78,8 @@ struct Args {
     slides: usize,
     rounds: usize,
     examples: usize,
+    /// Substrings of the geometry names to keep (all when empty).
+    only: Vec<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -83,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
         slides: 10_000,
         rounds: 11,
         examples: 3,
+        only: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -99,6 +107,10 @@ fn parse_args() -> Result<Args, String> {
             "--slides" => a.slides = value("--slides")?,
             "--rounds" => a.rounds = value("--rounds")?,
             "--examples" => a.examples = value("--examples")?,
+            "--only" => {
+                let v = it.next().ok_or("--only needs a value")?;
+                a.only = v.split(',').map(str::to_owned).collect();
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -481,7 +493,8 @@ fn main() {
     let mut contact_tallies: BTreeMap<(usize, usize), (Tally, f64)> = BTreeMap::new();
     let mut contact_share: Vec<String> = Vec::new();
 
-    for case in cases(&args) {
+    let wanted = |c: &Case| args.only.is_empty() || args.only.iter().any(|o| c.name.contains(o));
+    for case in cases(&args).into_iter().filter(wanted) {
         // Build: the first build is kept for the queries; its memory is measured.
         let mut targets: Vec<Option<Box<dyn StaticTarget>>> = Vec::new();
         let mut row = Vec::new();

@@ -14,10 +14,11 @@
 //! boxes are first measured against each candidate's corners alone, before the set builds
 //! the triangle's edges (`Reach`, [`TriangleSet::triangles_in_where`]; balls and
 //! capsules are also measured against a heightfield cell's box before its corners are
-//! read, and against a mesh's tree nodes before the walk enters them); a ball's contact
-//! and face contact are written out in closed form (one point, no clipping), and an
-//! overlapping box's contact comes from the 13 separating axes in closed
-//! form (`query/pair/box_triangle_contact.rs`) instead of GJK and EPA. What a single
+//! read, and against a mesh's tree nodes before the walk enters them; a heightfield
+//! skips a ball's cells off its footprint before that, [`TriangleSet::corners_near`]);
+//! a ball's contact and face contact are written out in closed form (one point, no
+//! clipping), and an overlapping box's contact comes from the 13 separating axes in
+//! closed form (`query/pair/box_triangle_contact.rs`) instead of GJK and EPA. What a single
 //! triangle cannot know is its neighbours: a box sliding across a floor tiled into
 //! triangles meets their inner edges, and GJK/EPA against one triangle
 //! answers with that edge's normal — sideways, against the motion. That is the ghost
@@ -840,8 +841,9 @@ enum Outcome {
     /// `items`).
     Rejected(Contact, TriangleFeature, Real),
     /// A ball's contact on an edge or a vertex in the first pass of [`ball_items`], decided
-    /// in the second, once the face contacts are known.
-    Deferred,
+    /// in the second, once the face contacts are known: what the first pass found of it
+    /// (the second does not work it out again).
+    Deferred(Deferral),
 }
 
 /// The corners of `feature` of `t` in the world (`None` entries unused).
@@ -1047,7 +1049,7 @@ fn keep(
         manifold,
     };
     match o {
-        Outcome::Apart | Outcome::Deferred => {}
+        Outcome::Apart | Outcome::Deferred(_) => {}
         Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, manifold)),
         Outcome::Rejected(c, feature, side) => {
             let deeper = rejected
@@ -1083,19 +1085,20 @@ fn ball_items(
     let (_, pose_s, _) = near.first()?;
     let ball = BallQuery::new(b, pose_b, pose_s, margin, options)?;
     for (k, &q) in closest.iter().enumerate().take(near.len()) {
-        let slot = ball_triangle(set, near, k, q, &ball, None);
+        let slot = ball_triangle(set, near, k, q, &ball);
         if let (Outcome::Kept(_, TriangleFeature::Face, _), t) = (&slot.0, &slot.1) {
             faces.extend(t.vertices.map(|v| pose_s.transform_point(v)));
         }
         slots.push(slot);
     }
     let mut rejected = None;
-    for (k, slot) in slots.drain(..).enumerate() {
-        let (o, t, snapped) = match slot.0 {
-            Outcome::Deferred => ball_triangle(set, near, k, closest[k], &ball, Some(faces)),
-            _ => slot,
+    for (k, (o, t)) in slots.drain(..).enumerate() {
+        let (o, t) = match o {
+            Outcome::Deferred(d) => ball_edge(set, near, k, t, d, &ball, faces),
+            _ => (o, t),
         };
-        keep(o, (t, near[k].1, near[k].2), snapped, out, &mut rejected);
+        // (A ball's manifold is its contact's one point: [`regions_of`] makes it.)
+        keep(o, (t, near[k].1, near[k].2), None, out, &mut rejected);
     }
     rejected
 }
@@ -1167,8 +1170,9 @@ impl<'a> BallQuery<'a> {
 /// only for a contact on an edge or a vertex, and not even then when the feature's
 /// corners are all corners of face contacts (`faces`, world frame): the voiding pass
 /// (module notes, 3) then snaps the contact to the face or drops it, whatever the edges
-/// say (and a face contact keeps the query's list from being empty). With `faces`
-/// `None` (the first pass), such a contact is [`Outcome::Deferred`].
+/// say (and a face contact keeps the query's list from being empty). This first pass
+/// leaves such a contact [`Outcome::Deferred`], for [`ball_edge`] once the face contacts
+/// are known.
 ///
 /// The contact itself is the dispatcher's closed form, as [`ball_contact`]; where that
 /// one would leave the pair to the dispatcher (B near the set's origin, a triangle
@@ -1179,7 +1183,6 @@ fn ball_triangle(
     k: usize,
     closest: Point,
     ball: &BallQuery<'_>,
-    faces: Option<&[Point]>,
 ) -> Slot {
     let (mut t, pose_s) = (near[k].0, &ball.pose_s);
     let complete = |t: &mut MeshTriangle| match set.triangle(t.index) {
@@ -1197,7 +1200,7 @@ fn ball_triangle(
         .flatten();
     let Some(k) = closed else {
         if !complete(&mut t) {
-            return (Outcome::Apart, t, None);
+            return (Outcome::Apart, t);
         }
         let mut snapped = None;
         let shape = (ball.b, ball.pose_b);
@@ -1211,7 +1214,7 @@ fn ball_triangle(
             true,
             &mut snapped,
         );
-        return (o, t, snapped);
+        return (o, t);
     };
     let reach_t = a.abs().max(bv.abs()).max(cv.abs()).max_element();
     let floor = tolerance::touch_floor(
@@ -1220,7 +1223,7 @@ fn ball_triangle(
     );
     let distance = tolerance::touching_as_zero(k.distance, floor);
     if distance.is_nan() || distance > margin {
-        return (Outcome::Apart, t, None);
+        return (Outcome::Apart, t);
     }
     // The answer in the world (distance, normal and witnesses in the set's frame).
     let world = |d: Real, n: Vector, pa: Point, pb: Point| Contact {
@@ -1247,38 +1250,87 @@ fn ball_triangle(
     } else {
         classify(&t, n)
     };
-    let mut voided = false;
     if feature != TriangleFeature::Face {
-        let Some(faces) = faces else {
-            return (Outcome::Deferred, t, None);
-        };
-        // (Only against a few face contacts: a ball touching hundreds of triangles, in
-        // a torus' tube, would make it a quadratic search. The edges are built then.)
-        if faces.len() <= 3 * VOIDING_FACES {
-            let is_face_corner =
-                |p: Option<Point>| p.is_none_or(|p| faces.iter().any(|&v| same_corner(p, v)));
-            let [p, q] = feature_corners(&t, pose_s, feature);
-            voided = is_face_corner(p) && is_face_corner(q);
-        }
-        if !voided {
-            if !complete(&mut t) {
-                return (Outcome::Apart, t, None);
-            }
-            if allowed(set, &t, feature, n, side > 0.0) {
-                return (Outcome::Kept(c, feature, side), t, None);
-            }
-        }
+        return (
+            Outcome::Deferred(Deferral {
+                contact: c,
+                normal: n,
+                feature,
+                side,
+            }),
+            t,
+        );
     }
     match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
-        Some((f, m)) => (Outcome::Kept(f, TriangleFeature::Face, side), t, Some(m)),
-        None if voided => (Outcome::Apart, t, None),
-        None => (Outcome::Rejected(c, feature, side), t, None),
+        Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
+        None => (Outcome::Rejected(c, feature, side), t),
     }
 }
 
-/// One candidate's outcome in [`ball_items`]: the outcome, the triangle (complete when
-/// its edges were built) and the manifold of a contact snapped to its face.
-type Slot = (Outcome, MeshTriangle, Option<Manifold>);
+/// What [`ball_triangle`] found of a contact on an edge or a vertex: the contact, its
+/// normal in the set's frame, the feature and the side.
+#[derive(Clone, Copy)]
+struct Deferral {
+    contact: Contact,
+    normal: Vector,
+    feature: TriangleFeature,
+    side: Real,
+}
+
+/// The second pass of [`ball_items`] for candidate `k` of `near` (its triangle `t` as
+/// the first pass left it), whose contact `d` is on an edge or a vertex: voided when the
+/// feature's corners are all corners of face contacts (`faces`, world frame), else
+/// kept when its (then built) edges allow the normal; otherwise snapped to the face, or
+/// rejected (dropped when voided) when nothing of the ball lies over it.
+fn ball_edge(
+    set: &dyn TriangleSet,
+    near: &[(MeshTriangle, Pose, usize)],
+    k: usize,
+    mut t: MeshTriangle,
+    d: Deferral,
+    ball: &BallQuery<'_>,
+    faces: &[Point],
+) -> (Outcome, MeshTriangle) {
+    let pose_s = &ball.pose_s;
+    let Deferral {
+        contact: c,
+        normal: n,
+        feature,
+        side,
+    } = d;
+    // (Only against a few face contacts: a ball touching hundreds of triangles, in a
+    // torus' tube, would make it a quadratic search. The edges are built then.)
+    let mut voided = false;
+    if faces.len() <= 3 * VOIDING_FACES {
+        let is_face_corner =
+            |p: Option<Point>| p.is_none_or(|p| faces.iter().any(|&v| same_corner(p, v)));
+        let [p, q] = feature_corners(&t, pose_s, feature);
+        voided = is_face_corner(p) && is_face_corner(q);
+    }
+    if !voided {
+        match set.triangle(t.index) {
+            Some(full) => {
+                t = full;
+                stitch_rim(&mut t, pose_s, near, k);
+            }
+            None => return (Outcome::Apart, t),
+        }
+        if allowed(set, &t, feature, n, side > 0.0) {
+            return (Outcome::Kept(c, feature, side), t);
+        }
+    }
+    let (r, margin) = (ball.radius, ball.margin);
+    match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
+        Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
+        None if voided => (Outcome::Apart, t),
+        None => (Outcome::Rejected(c, feature, side), t),
+    }
+}
+
+/// One candidate's outcome in [`ball_items`]: the outcome and the triangle (complete when
+/// its edges were built). (A contact snapped to its face has the manifold of its one
+/// point: [`regions_of`] makes it.)
+type Slot = (Outcome, MeshTriangle);
 
 /// Whether B lies wholly on one side of `t`'s plane, farther than `margin` (with a
 /// rounding allowance): then it cannot touch the triangle, and the triangle's GJK is
@@ -1399,7 +1451,17 @@ fn ball_candidates(
         active: false,
         neighbour_normal: None,
     };
-    set.corners_in(query, &mut |b| reach.may_touch_box(b), &mut |index, v| {
+    // The most `Reach::may_touch_box` accepts about the centre, whatever the box (its
+    // corners within the set's reach), grown for the rounding of the footprint test:
+    // the set may skip what lies farther (a heightfield, the cells off the footprint).
+    let footprint = {
+        let scale = centre.abs().max_element() + set.reach() + radius;
+        (radius + margin + tau * scale) * (1.0 + tolerance::SLACK * 16.0 * EPSILON)
+            + tolerance::SLACK * 16.0 * EPSILON * scale
+    };
+    let near_centre = (centre, footprint);
+    let keep_box = &mut |b: &Aabb| reach.may_touch_box(b);
+    set.corners_near(query, near_centre, keep_box, &mut |index, v| {
         if let Some(q) = ball_closest(centre, radius, margin, tau, v) {
             if let Some(normal) = set.face_normal(index) {
                 let t = MeshTriangle {
@@ -1525,10 +1587,10 @@ pub fn manifolds(
 ) -> Vec<Manifold> {
     with_workspace(|ws| {
         items(sets, b, pose_b, margin, options, ws);
-        regions_of(ws, b, pose_b, margin)
-            .into_iter()
-            .map(|(_, m)| m)
-            .collect()
+        // (Built as it goes: no list of tagged manifolds to convert.)
+        let mut out = Vec::new();
+        regions_of(ws, b, pose_b, margin, |_, m| out.push(m));
+        out
     })
 }
 
@@ -1542,18 +1604,21 @@ pub fn manifolds_tagged(
 ) -> Vec<(usize, Manifold)> {
     with_workspace(|ws| {
         items(sets, b, pose_b, margin, options, ws);
-        regions_of(ws, b, pose_b, margin)
+        let mut out = Vec::new();
+        regions_of(ws, b, pose_b, margin, |set, m| out.push((set, m)));
+        out
     })
 }
 
-/// The regions of the triangle contacts in `ws.items` (module notes), with the set of
-/// each one's deepest point.
+/// The regions of the triangle contacts in `ws.items` (module notes), each handed to
+/// `emit` with the set of its deepest point, the deepest region first.
 fn regions_of(
     ws: &mut Workspace,
     b: &Shape,
     pose_b: &Pose,
     margin: Real,
-) -> Vec<(usize, Manifold)> {
+    mut emit: impl FnMut(usize, Manifold),
+) {
     let Workspace {
         items,
         regions,
@@ -1634,15 +1699,13 @@ fn regions_of(
             ));
         }
     }
-    let mut out = Vec::with_capacity(regions.len());
     for (r, &(n, status, set)) in regions.iter().enumerate() {
         region.clear();
         region.extend(points.iter().filter(|p| p.0 == r).map(|p| p.1));
         if !region.is_empty() {
-            out.push((set, manifold::reduced(n, status, region, size)));
+            emit(set, manifold::reduced(n, status, region, size));
         }
     }
-    out
 }
 
 /// Whether `b` (at `pose_b`) overlaps or touches a triangle of `set` (at `pose_set`).

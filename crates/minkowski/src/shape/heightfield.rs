@@ -512,7 +512,7 @@ impl super::TriangleSet for HeightField {
         f: &mut dyn FnMut(&super::MeshTriangle) -> std::ops::ControlFlow<()>,
     ) {
         let mut window = None;
-        self.halves_in(aabb, keep_box, |(i, j, half), index, corners| {
+        self.halves_in(aabb, None, keep_box, |(i, j, half), index, corners| {
             if !keep(corners) {
                 return std::ops::ControlFlow::Continue(());
             }
@@ -533,7 +533,22 @@ impl super::TriangleSet for HeightField {
         keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
         f: &mut dyn FnMut(u32, &[Point; 3]) -> std::ops::ControlFlow<()>,
     ) {
-        self.halves_in(aabb, keep_box, |_, index, corners| f(index, corners));
+        self.halves_in(aabb, None, keep_box, |_, index, corners| f(index, corners));
+    }
+
+    /// [`super::TriangleSet::corners_in`] over the cells whose rectangle comes within
+    /// `reach` of the centre across the ground (x and z): a cell farther than that has no
+    /// point within `reach` of it, and its samples are not even read.
+    fn corners_near(
+        &self,
+        aabb: &crate::bounding::Aabb,
+        near: (Point, Real),
+        keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
+        f: &mut dyn FnMut(u32, &[Point; 3]) -> std::ops::ControlFlow<()>,
+    ) {
+        self.halves_in(aabb, Some(near), keep_box, |_, index, corners| {
+            f(index, corners)
+        });
     }
 
     /// The half's normal from its samples (`half_corners`), its edges left out.
@@ -601,10 +616,13 @@ impl HeightField {
     /// Calls `f((i, j, half), index, corners)` for each half of the cells in `aabb`'s
     /// span within its height range (holes skipped) whose cell `keep_box` accepts, until
     /// `f` breaks: the walk behind [`super::TriangleSet::triangles_in_where`] and
-    /// [`super::TriangleSet::corners_in`].
+    /// [`super::TriangleSet::corners_in`]. With `near = Some((centre, reach))`, the cells
+    /// whose rectangle lies farther than `reach` from the centre's `(x, z)` are skipped
+    /// first ([`super::TriangleSet::corners_near`]).
     fn halves_in(
         &self,
         aabb: &crate::bounding::Aabb,
+        near: Option<(Point, Real)>,
         keep_box: &mut dyn FnMut(&crate::bounding::Aabb) -> bool,
         mut f: impl FnMut((usize, usize, usize), u32, &[Point; 3]) -> std::ops::ControlFlow<()>,
     ) {
@@ -614,8 +632,26 @@ impl HeightField {
             return;
         };
         let (ylo, yhi) = (aabb.mins.y - self.origin.y, aabb.maxs.y - self.origin.y);
+        // The footprint: the centre's offsets from the origin (x, z) and the squared
+        // reach, a NaN one keeping every cell (no comparison with it is true).
+        let (fx, fz, reach_sq) = match near {
+            Some((c, r)) => (c.x - self.origin.x, c.z - self.origin.z, r * r),
+            None => (0.0, 0.0, Real::INFINITY),
+        };
+        // How far `t` lies outside `[k s, (k + 1) s]` (0 inside).
+        let outside =
+            |t: Real, k: usize, s: Real| (k as Real * s - t).max(t - (k + 1) as Real * s).max(0.0);
         for i in i0..=i1 {
+            let dz = outside(fz, i, sz);
+            let dz_sq = dz * dz;
+            if dz_sq > reach_sq {
+                continue;
+            }
             for j in j0..=j1 {
+                let dx = outside(fx, j, sx);
+                if dx * dx + dz_sq > reach_sq {
+                    continue;
+                }
                 // The cell's range from its four samples, which its halves need anyway:
                 // one read of the samples rather than a second array (the level-0 block
                 // ranges), whose cache misses cost more than the comparisons.

@@ -141,6 +141,25 @@ pub trait TriangleSet {
         self.triangles_in(aabb, &mut |t| f(t.index, &t.vertices));
     }
 
+    /// [`TriangleSet::corners_in`] for a query about a point: the same triangles, less
+    /// any that lies wholly farther than `reach` (length ≥ 0) from `centre` (both in the
+    /// local frame), which a set may leave out unasked (`keep_box` and `f` are then not
+    /// called for them). A ball's candidates: `reach` bounds what its pre-test accepts.
+    ///
+    /// The default hands out what [`TriangleSet::corners_in`] does (correct, no saving);
+    /// a heightfield skips the cells whose rectangle lies farther than `reach` from the
+    /// centre across the ground (the ball's footprint), before it reads their samples.
+    fn corners_near(
+        &self,
+        aabb: &Aabb,
+        (centre, reach): (Point, Real),
+        keep_box: &mut dyn FnMut(&Aabb) -> bool,
+        f: &mut dyn FnMut(u32, &[Point; 3]) -> ControlFlow<()>,
+    ) {
+        let _ = (centre, reach);
+        self.corners_in(aabb, keep_box, f);
+    }
+
     /// The unit outward normal of triangle `index`, exactly [`MeshTriangle::normal`] of
     /// [`TriangleSet::triangle`]`(index)` (local frame), without its edges; `None` when
     /// there is no such triangle. The default builds the triangle.
