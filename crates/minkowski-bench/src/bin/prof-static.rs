@@ -145,15 +145,12 @@ fn main() {
             for p in &poses {
                 for m in sg::manifolds(&sets, &shape, p, 0.0, &options) {
                     manifolds += 1;
-                    m.normal
-                        .to_array()
-                        .iter()
-                        .for_each(|x| eat(u64::from(x.to_bits())));
+                    m.normal.to_array().iter().for_each(|&x| eat(bits(x)));
                     for q in m.points() {
                         points += 1;
                         let v = [q.point_a.to_array(), q.point_b.to_array()];
-                        v.iter().flatten().for_each(|x| eat(u64::from(x.to_bits())));
-                        eat(u64::from(q.distance.to_bits()));
+                        v.iter().flatten().for_each(|&x| eat(bits(x)));
+                        eat(bits(q.distance));
                         eat(u64::from(q.feature));
                     }
                 }
@@ -174,4 +171,10 @@ fn main() {
         times[times.len() / 2],
         times[0]
     );
+}
+
+/// The bits of a `Real`, widened to 64 (a no-op in the f64 build).
+#[allow(clippy::unnecessary_cast)]
+fn bits(x: Real) -> u64 {
+    x.to_bits() as u64
 }
