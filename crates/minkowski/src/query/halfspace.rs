@@ -477,12 +477,53 @@ pub fn manifold_halfspace(
 ) -> Manifold {
     let margin = clean_margin(margin);
     let rel = pose_h.inv_mul(pose_b);
+    if rel.translation().abs().max_element() < tolerance::RESCALE_BELOW {
+        if let Some(m) = manifold_halfspace_rescaled(h, pose_h, b, &rel, margin) {
+            return m;
+        }
+    }
     let low = lowest(h, b, &rel);
     let mut cands = Candidates::new(h.normal(), margin, h.offset());
     if low.distance() <= margin {
         collect(h, b, &rel, margin, &low, 0, &mut cands);
     }
     finish_manifold(h, pose_h, &cands)
+}
+
+/// [`manifold_halfspace`] for a problem below [`tolerance::RESCALE_BELOW`] (B's size,
+/// its offset and the plane's): solved at about unit size (every length multiplied by
+/// a power of two, exact) and scaled back, as the dispatcher does. B's support features
+/// are found from products of its tiny edges, which underflow (a rounded triangle of
+/// 1e-36 in `f32` got a second point and lost its vertex). `None` when the problem is
+/// large enough.
+#[cold]
+#[inline(never)]
+fn manifold_halfspace_rescaled(
+    h: &HalfSpace,
+    pose_h: &Pose,
+    b: &Shape,
+    rel: &Pose,
+    margin: Real,
+) -> Option<Manifold> {
+    let sigma = b
+        .bounding_radius()
+        .max(rel.translation().abs().max_element())
+        .max(h.offset().abs());
+    let factor = tolerance::rescale_factor(sigma)?;
+    let hs = HalfSpace::new(h.normal(), h.offset() * factor).ok()?;
+    let bs = b.scaled(factor).ok()?;
+    let rs = Pose::from_parts(rel.rotation(), rel.translation() * factor);
+    let m = manifold_halfspace(&hs, &Pose::IDENTITY, &bs, &rs, margin * factor);
+    let mut out = Manifold::empty(pose_h.transform_vector(m.normal), m.status);
+    for p in m.points() {
+        out.push(ManifoldPoint {
+            point_a: pose_h.transform_point(p.point_a / factor),
+            point_b: pose_h.transform_point(p.point_b / factor),
+            distance: p.distance / factor,
+            feature: p.feature,
+        });
+    }
+    Some(out)
 }
 
 /// The contact manifold of the half-space `h` at `pose_h` and a compound `b` at

@@ -67,9 +67,10 @@ use super::feature::{face_normals, support_feature, Feature, FeatureKind};
 #[doc(inline)]
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::QueryOptions;
-use crate::math::{normalize_robust, Point, Pose, Real, Vector, EPSILON};
+use crate::math::{inverse_power_of_two, normalize_robust, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::Shape;
 use crate::support::SupportMap;
+use crate::tolerance;
 
 /// The most points a manifold holds.
 pub const MAX_MANIFOLD_POINTS: usize = 4;
@@ -578,7 +579,16 @@ pub(crate) fn from_contact(
     c: &Contact,
     margin: Real,
 ) -> Manifold {
-    if let Some(r) = Rescaled::of(a, b, &pose_a.inv_mul(pose_b)) {
+    // (A turn changes the largest coordinate of the offset by at most √3: far enough
+    // apart in the world frame, the relative pose need not be formed.)
+    let apart = (pose_b.translation() - pose_a.translation())
+        .abs()
+        .max_element();
+    let small = apart < 2.0 * tolerance::RESCALE_BELOW;
+    if let Some(r) = small
+        .then(|| Rescaled::of(a, b, &pose_a.inv_mul(pose_b)))
+        .flatten()
+    {
         let at = |p: Point| pose_a.inverse_transform_point(p) * r.factor;
         let scaled = Contact {
             distance: c.distance * r.factor,
@@ -972,10 +982,28 @@ pub(crate) fn reduce(
     nr: Vector,
     size: Real,
 ) -> ([usize; MAX_MANIFOLD_POINTS], usize) {
+    // The choice compares squared lengths and areas, which underflow for a tiny
+    // manifold (a box face of 1e-20 in `f32` kept one point): its points are then
+    // measured in units of its size (a power of two, exact; only indices come back).
+    if size > 0.0 && size < tolerance::RESCALE_BELOW {
+        return reduce_in_units(c, nr, size, inverse_power_of_two(size));
+    }
+    reduce_in_units(c, nr, size, 1.0)
+}
+
+/// [`reduce`] with the points' positions multiplied by `unit` (the depths are compared
+/// as given).
+#[inline(always)]
+fn reduce_in_units(
+    c: &[Candidate],
+    nr: Vector,
+    size: Real,
+    unit: Real,
+) -> ([usize; MAX_MANIFOLD_POINTS], usize) {
     let mut keep = [usize::MAX; MAX_MANIFOLD_POINTS];
-    let tiny = 64.0 * EPSILON * size.max(Real::MIN_POSITIVE);
+    let tiny = 64.0 * EPSILON * (size * unit).max(Real::MIN_POSITIVE);
     // On the reference plane (the separation along nr removed).
-    let at = |i: usize| c[i].q - nr * c[i].s;
+    let at = |i: usize| (c[i].q - nr * c[i].s) * unit;
     let mut deepest = 0;
     for i in 1..c.len() {
         if c[i].s < c[deepest].s {

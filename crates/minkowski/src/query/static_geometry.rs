@@ -627,8 +627,10 @@ impl Reach {
         };
         let reach = radius + margin + tau * (scale + corners + radius);
         let out = (b.mins - hi).max(lo - b.maxs).max(Vector::ZERO);
-        // (NaN: not greater, kept.)
-        out.length_squared() <= reach * reach || out.length_squared().is_nan()
+        // (NaN: not greater, kept. A tiny reach's square rounds too coarsely: kept.)
+        out.length_squared() <= reach * reach
+            || out.length_squared().is_nan()
+            || reach < tolerance::RESCALE_BELOW
     }
 
     /// Whether B may come within the margin of the triangle with corners `v` (set
@@ -653,15 +655,15 @@ impl Reach {
                 let scale = p.abs().max(q.abs()).max_element() + corners + radius;
                 let reach = radius + margin + tau * scale;
                 // The two boxes first (the segment's and the triangle's), as for a ball.
+                if scale < tolerance::RESCALE_BELOW {
+                    // As for a ball (`ball_closest`): kept, the dispatcher decides.
+                    return true;
+                }
                 let out = (a.min(b).min(c) - p.max(q))
                     .max(p.min(q) - a.max(b).max(c))
                     .max(Vector::ZERO);
                 if out.length_squared() > reach * reach {
                     return false;
-                }
-                if scale < tolerance::RESCALE_BELOW {
-                    // As for a ball (`ball_closest`): kept, the dispatcher decides.
-                    return true;
                 }
                 let (s, t) = segment_triangle::closest_points(p, q, a, b, c);
                 let gap = (s - t).length() - radius;
@@ -691,6 +693,10 @@ impl Reach {
                 if faces.max_element() > slack {
                     return false;
                 }
+                if scale < tolerance::RESCALE_BELOW {
+                    // The cross axes' lengths underflow: kept, the dispatcher decides.
+                    return true;
+                }
                 let gap = box_triangle::separation(half, p, q, r);
                 gap.is_nan() || gap <= slack
             }
@@ -719,13 +725,15 @@ fn ball_closest(
     let out = (a.min(b).min(c) - centre)
         .max(centre - a.max(b).max(c))
         .max(Vector::ZERO);
-    if out.length_squared() > reach * reach {
+    let tiny = scale < tolerance::RESCALE_BELOW;
+    if !tiny && out.length_squared() > reach * reach {
         return None;
     }
     let q = point_triangle::closest_point(centre, a, b, c);
-    if scale < tolerance::RESCALE_BELOW {
-        // The closest point's products (fourth powers of lengths) underflow: the
-        // triangle is kept, and its contact is the dispatcher's, which rescales.
+    if tiny {
+        // The squared lengths of a tiny problem underflow, or round too coarsely to
+        // reject on: the triangle is kept, and its contact is the dispatcher's, which
+        // rescales.
         return Some(q);
     }
     let gap = (centre - q).length() - radius;
@@ -1365,7 +1373,8 @@ fn box_apart(t: &MeshTriangle, pose_t: &Pose, b: &Shape, pose_b: &Pose, margin: 
         .max(pose_t.translation().abs())
         .max_element();
     let slack = margin + mb + tolerance::SLACK * 16.0 * EPSILON * scale;
-    box_triangle::separation(h, p, q, r) > slack
+    // (Below the rescaling threshold the cross axes' lengths underflow: not apart.)
+    scale >= tolerance::RESCALE_BELOW && box_triangle::separation(h, p, q, r) > slack
 }
 
 /// How far a query box (`local`, in the set's frame) is grown to cover the rounding of

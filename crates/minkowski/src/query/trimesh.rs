@@ -405,24 +405,42 @@ struct Closest {
 
 /// The closest point of `mesh` to `p` (mesh frame), through the tree.
 fn closest_local(mesh: &TriMesh, p: Point) -> Closest {
+    // A tiny mesh and point: the closest point's products (up to fourth powers of
+    // lengths) and the squared distances underflow, so they are worked in units of the
+    // problem's size (a power of two, exact).
+    let sigma = mesh.reach().max(p.abs().max_element());
+    if sigma > 0.0 && sigma < tolerance::RESCALE_BELOW {
+        return closest_in_units(mesh, p, inverse_power_of_two(sigma));
+    }
+    closest_in_units(mesh, p, 1.0)
+}
+
+/// [`closest_local`] with every length multiplied by `unit` while the triangles are
+/// compared (the point and the tree's bound come back in the mesh's units).
+#[inline(always)]
+fn closest_in_units(mesh: &TriMesh, p: Point, unit: Real) -> Closest {
     let mut best = Closest {
         point: p,
         triangle: 0,
         feature: Feature::Face,
     };
+    let ps = p * unit;
     let mut best_d2 = Real::INFINITY;
     mesh.tree().query_nearest(p, Real::INFINITY, |tri, _| {
-        let (q, feature) = closest_on_triangle(p, mesh.corners(tri));
-        let d2 = (p - q).length_squared();
+        let corners = mesh.corners(tri).map(|c| c * unit);
+        let (q, feature) = closest_on_triangle(ps, corners);
+        let d2 = (ps - q).length_squared();
         if d2 < best_d2 || (d2 == best_d2 && tri < best.triangle) {
             best_d2 = d2;
             best = Closest {
-                point: q,
+                point: q / unit,
                 triangle: tri,
                 feature,
             };
         }
-        best_d2
+        // The bound in the mesh's units (it may underflow to 0 at tiny scale: the
+        // tree's squared node distances underflow alike, so no nearer node is pruned).
+        best_d2 / unit / unit
     });
     best
 }

@@ -635,7 +635,12 @@ impl HeightField {
         // The footprint: the centre's offsets from the origin (x, z) and the squared
         // reach, a NaN one keeping every cell (no comparison with it is true).
         let (fx, fz, reach_sq) = match near {
-            Some((c, r)) => (c.x - self.origin.x, c.z - self.origin.z, r * r),
+            // (A reach whose square would be subnormal filters nothing: its rounding
+            // could drop a cell the ball touches.)
+            Some((c, r)) if r >= crate::tolerance::RESCALE_BELOW => {
+                (c.x - self.origin.x, c.z - self.origin.z, r * r)
+            }
+            Some(_) => (0.0, 0.0, Real::INFINITY),
             None => (0.0, 0.0, Real::INFINITY),
         };
         // How far `t` lies outside `[k s, (k + 1) s]` (0 inside).

@@ -756,6 +756,15 @@ fn pseudo_normals(
         let p = tri.map(|i| vertices[i as usize]);
         for k in 0..3 {
             let (e1, e2) = (p[(k + 1) % 3] - p[k], p[(k + 2) % 3] - p[k]);
+            // The products of tiny edges (1e-23 in `f32`) underflow: those are brought
+            // to about unit size first (a power of two; the angle does not change).
+            let m = e1.abs().max(e2.abs()).max_element();
+            let (e1, e2) = if m > 0.0 && m < crate::tolerance::RESCALE_BELOW {
+                let s = crate::math::inverse_power_of_two(m);
+                (e1 * s, e2 * s)
+            } else {
+                (e1, e2)
+            };
             let angle = e1.cross(e2).length().atan2(e1.dot(e2));
             sum[canon[tri[k] as usize] as usize] += n * angle;
         }
