@@ -514,16 +514,7 @@ fn manifold_halfspace_rescaled(
     let bs = b.scaled(factor).ok()?;
     let rs = Pose::from_parts(rel.rotation(), rel.translation() * factor);
     let m = manifold_halfspace(&hs, &Pose::IDENTITY, &bs, &rs, margin * factor);
-    let mut out = Manifold::empty(pose_h.transform_vector(m.normal), m.status);
-    for p in m.points() {
-        out.push(ManifoldPoint {
-            point_a: pose_h.transform_point(p.point_a / factor),
-            point_b: pose_h.transform_point(p.point_b / factor),
-            distance: p.distance / factor,
-            feature: p.feature,
-        });
-    }
-    Some(out)
+    Some(m.scaled_back(factor, pose_h))
 }
 
 /// The contact manifold of the half-space `h` at `pose_h` and a compound `b` at

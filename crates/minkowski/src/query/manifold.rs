@@ -67,7 +67,7 @@ use super::feature::{face_normals, support_feature, Feature, FeatureKind};
 #[doc(inline)]
 pub use super::feature::{DISC_VERTICES, FEATURE_ANGLE_COS, FEATURE_ANGLE_SIN, MAX_FACE_VERTICES};
 use super::QueryOptions;
-use crate::math::{inverse_power_of_two, normalize_robust, Point, Pose, Real, Vector, EPSILON};
+use crate::math::{normalize_robust, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::Shape;
 use crate::support::SupportMap;
 use crate::tolerance;
@@ -137,12 +137,19 @@ pub struct Manifold {
 impl Manifold {
     /// The manifold of a problem solved at unit size ([`Rescaled`], in A's frame) in
     /// the caller's units and the world frame. Feature ids are kept.
-    fn rescaled_back(mut self, r: &Rescaled, pose_a: &Pose) -> Self {
+    fn rescaled_back(self, r: &Rescaled, pose_a: &Pose) -> Self {
+        self.scaled_back(r.factor, pose_a)
+    }
+
+    /// The manifold of a problem solved with every length multiplied by `factor` (a
+    /// power of two), in A's frame, back in the caller's units and the world frame
+    /// (`pose_a`). Feature ids are kept.
+    pub(crate) fn scaled_back(mut self, factor: Real, pose_a: &Pose) -> Self {
         self.normal = pose_a.transform_vector(self.normal);
         for p in &mut self.points[..self.len] {
-            p.point_a = r.point(p.point_a, pose_a);
-            p.point_b = r.point(p.point_b, pose_a);
-            p.distance = r.length(p.distance);
+            p.point_a = pose_a.transform_point(p.point_a / factor);
+            p.point_b = pose_a.transform_point(p.point_b / factor);
+            p.distance /= factor;
         }
         self
     }
@@ -985,8 +992,8 @@ pub(crate) fn reduce(
     // The choice compares squared lengths and areas, which underflow for a tiny
     // manifold (a box face of 1e-20 in `f32` kept one point): its points are then
     // measured in units of its size (a power of two, exact; only indices come back).
-    if size > 0.0 && size < tolerance::RESCALE_BELOW {
-        return reduce_in_units(c, nr, size, inverse_power_of_two(size));
+    if let Some(unit) = tolerance::rescale_factor(size) {
+        return reduce_in_units(c, nr, size, unit);
     }
     reduce_in_units(c, nr, size, 1.0)
 }

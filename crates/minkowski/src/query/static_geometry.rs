@@ -89,10 +89,7 @@ use super::manifold::{self, Manifold, ManifoldPoint};
 use super::pair::{box_triangle, box_triangle_contact, point_triangle, segment_triangle};
 use super::{ClosestPoints, Contact, ContactMethod, QueryStatus};
 use crate::bounding::Aabb;
-use crate::math::{
-    inverse_power_of_two, length_robust, normalize_robust, Matrix3, Point, Pose, Real, Vector,
-    EPSILON,
-};
+use crate::math::{length_robust, normalize_robust, Matrix3, Point, Pose, Real, Vector, EPSILON};
 use crate::shape::triangle_set::crease_is_active;
 use crate::shape::{CoreShape, MeshTriangle, Shape, Triangle, TriangleSet};
 use crate::support::SupportMap;
@@ -749,11 +746,9 @@ fn over_triangle(t: &MeshTriangle, pose_t: &Pose, p: Point) -> bool {
     // of 1e-10 in `f32`: a tiny triangle is measured in units of its size (a power of
     // two, exact).
     let m = (b - a).abs().max((c - a).abs()).max_element();
-    let [a, b, c, q] = if m < tolerance::RESCALE_BELOW {
-        let s = inverse_power_of_two(m);
-        [a * s, b * s, c * s, q * s]
-    } else {
-        [a, b, c, q]
+    let [a, b, c, q] = match tolerance::rescale_factor(m) {
+        Some(s) => [a * s, b * s, c * s, q * s],
+        None => [a, b, c, q],
     };
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();

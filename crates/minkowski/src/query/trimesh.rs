@@ -409,8 +409,8 @@ fn closest_local(mesh: &TriMesh, p: Point) -> Closest {
     // lengths) and the squared distances underflow, so they are worked in units of the
     // problem's size (a power of two, exact).
     let sigma = mesh.reach().max(p.abs().max_element());
-    if sigma > 0.0 && sigma < tolerance::RESCALE_BELOW {
-        return closest_in_units(mesh, p, inverse_power_of_two(sigma));
+    if let Some(unit) = tolerance::rescale_factor(sigma) {
+        return closest_in_units(mesh, p, unit);
     }
     closest_in_units(mesh, p, 1.0)
 }

@@ -616,11 +616,9 @@ fn face_normal(a: Point, b: Point, c: Point) -> Option<Vector> {
     if !(m.is_finite() && m > 0.0) {
         return None;
     }
-    let (e1, e2, e3) = if m < crate::tolerance::RESCALE_BELOW {
-        let s = crate::math::inverse_power_of_two(m);
-        (e1 * s, e2 * s, e3 * s)
-    } else {
-        (e1, e2, e3)
+    let (e1, e2, e3) = match crate::tolerance::rescale_factor(m) {
+        Some(s) => (e1 * s, e2 * s, e3 * s),
+        None => (e1, e2, e3),
     };
     let longest = e1.length().max(e2.length()).max(e3.length());
     let s = 1.0 / longest;
@@ -759,11 +757,9 @@ fn pseudo_normals(
             // The products of tiny edges (1e-23 in `f32`) underflow: those are brought
             // to about unit size first (a power of two; the angle does not change).
             let m = e1.abs().max(e2.abs()).max_element();
-            let (e1, e2) = if m > 0.0 && m < crate::tolerance::RESCALE_BELOW {
-                let s = crate::math::inverse_power_of_two(m);
-                (e1 * s, e2 * s)
-            } else {
-                (e1, e2)
+            let (e1, e2) = match crate::tolerance::rescale_factor(m) {
+                Some(s) => (e1 * s, e2 * s),
+                None => (e1, e2),
             };
             let angle = e1.cross(e2).length().atan2(e1.dot(e2));
             sum[canon[tri[k] as usize] as usize] += n * angle;
