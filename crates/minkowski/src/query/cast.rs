@@ -886,19 +886,25 @@ fn linear_cast_in_range(input: &CastInput<'_>, options: &QueryOptions) -> ShapeC
     let rel = pose_a.inv_mul(&pose_b);
     let motion = pose_a.inverse_transform_vector(input.motion_b.linear - input.motion_a.linear);
     let s = input.target_distance;
-    // Tiny problems are solved scaled up (times are unchanged by a scaling).
+    // Tiny problems are solved scaled up by a power of two `f`, the motion kept: times
+    // are `f` times longer there, and divided back exactly. (Scaling the motion by `f`
+    // instead kept the times, but a motion already brought to unit size by the time
+    // unit, `cast_in_time_unit`, became one of 2⁸⁰: two balls of 2⁻⁸⁰ closing at 2⁻⁸⁰
+    // per time unit never met, in f32.)
     let (c, ma, mb, unscale) = match Rescaled::of(a, b, &rel) {
         Some(r) => {
-            let (c, ma, mb) = cast_cores(
+            let f = r.factor;
+            let (mut c, ma, mb) = cast_cores(
                 &r.a,
                 &r.b,
                 &r.rel,
-                motion * r.factor,
-                s * r.factor,
-                input.max_toi,
+                motion,
+                s * f,
+                input.max_toi * f,
                 options,
             );
-            (c, ma, mb, 1.0 / r.factor)
+            c.toi /= f;
+            (c, ma, mb, 1.0 / f)
         }
         None => {
             let (c, ma, mb) = cast_cores(a, b, &rel, motion, s, input.max_toi, options);

@@ -140,6 +140,10 @@ struct Item {
     /// The triangle's manifold along the face normal, when the contact was snapped to it
     /// (already clipped: [`manifolds`] reuses it).
     manifold: Option<Manifold>,
+    /// The stand-in of a one-sided set for a contact into the solid ([`items`],
+    /// [`on_plane`]): its manifold is its one point, which lies on the triangle already
+    /// (not filtered again by [`over_triangle`], whose tie could drop a point on an edge).
+    loose: bool,
 }
 
 /// The triangle as a convex shape (`None` for corners the shape checks reject, which a
@@ -159,6 +163,24 @@ fn is_behind(t: &MeshTriangle, centre: Point, n: Vector) -> bool {
         n.dot(t.normal) < 0.0
     } else {
         lean < 0.0
+    }
+}
+
+/// Whether a rejected contact of a one-sided set, with unit normal `n` (set frame, from
+/// `t` towards B), points into the solid behind `t`'s face: B is `behind` the face or
+/// `n` points to its back, and the feature `n` leaves from is the face or one inside the
+/// surface. Past a boundary edge, or a vertex on one, there is no solid (a shape beside
+/// the rim of a field, or of a hole in it, below the surface's level): that contact
+/// stands as it is.
+fn into_solid(t: &MeshTriangle, n: Vector, behind: bool) -> bool {
+    if !behind && n.dot(t.normal) >= 0.0 {
+        return false;
+    }
+    let open = |k: u8| t.edges[k as usize % 3].neighbour_normal.is_none();
+    match classify(t, n) {
+        TriangleFeature::Face => true,
+        TriangleFeature::Edge(k) => !open(k),
+        TriangleFeature::Vertex(k) => !open(k) && !open(k + 2),
     }
 }
 
@@ -314,22 +336,10 @@ fn face_contact(
     c: &Contact,
     margin: Real,
 ) -> Option<(Contact, Manifold)> {
-    let n = pose_t.transform_vector(t.normal * side);
-    let pb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
-    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
-    let d = pb.dot(n) - plane;
-    if d.is_nan() || d > margin {
+    let along = along_face(t, pose_t, side, |n| support_along(b, pose_b, -n), c);
+    if along.distance.is_nan() || along.distance > margin {
         return None;
     }
-    let along = Contact {
-        distance: d,
-        lower_bound: d,
-        upper_bound: d,
-        normal: n,
-        point_a: pb - n * d,
-        point_b: pb,
-        ..*c
-    };
     let m = manifold::from_contact(tri, pose_t, b, pose_b, &along, margin);
     let p = m
         .points()
@@ -345,6 +355,87 @@ fn face_contact(
         ..along
     };
     Some((contact, m))
+}
+
+/// B's contact with the plane of `t`'s face on `side` (unit normal `n`, world frame): B's
+/// support point `support(n)` (world frame) against the plane, `distance` its signed
+/// height above it along `n`, `point_a` its foot on the plane, over the triangle or not;
+/// status and method from `c`.
+fn along_face(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    side: Real,
+    support: impl FnOnce(Vector) -> Point,
+    c: &Contact,
+) -> Contact {
+    let n = pose_t.transform_vector(t.normal * side);
+    let pb = support(n);
+    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
+    let d = pb.dot(n) - plane;
+    Contact {
+        distance: d,
+        lower_bound: d,
+        upper_bound: d,
+        normal: n,
+        point_a: pb - n * d,
+        point_b: pb,
+        ..*c
+    }
+}
+
+/// B's support point along the world direction `d` (world frame).
+fn support_along(b: &Shape, pose_b: &Pose, d: Vector) -> Point {
+    pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(d)))
+}
+
+/// The outcome of a one-sided set's rejected contact `c` with `t` whose normal points
+/// into the solid ([`into_solid`]): [`Outcome::OnPlane`] with the contact along `t`'s
+/// outward face normal `n` at the pair's point on the triangle (`c.point_a`): B's
+/// lowest point on the line through it along `n` (a ray cast up that line from below B),
+/// and its signed height above the face. [`Outcome::Rejected`] with `c` as it is when
+/// that line misses B or meets it above the margin (the pair's witness on the triangle
+/// is not inside B): rarer, and left for a later rule (B's lowest point against the
+/// face's plane has its foot off the triangle, off the surface).
+fn on_plane(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    c: Contact,
+    margin: Real,
+) -> Outcome {
+    let n = pose_t.transform_vector(t.normal);
+    let rejected = Outcome::Rejected(c, TriangleFeature::Face, 1.0);
+    let pa = c.point_a;
+    let low = support_along(b, pose_b, -n).dot(n);
+    let high = support_along(b, pose_b, n).dot(n);
+    let extent = high - low;
+    // From one extent of B below its lowest point, up to one extent above its top.
+    let below = pa.dot(n) - low + extent;
+    let ray = super::Ray::new(pa - n * below, n);
+    let options = super::RayOptions {
+        max_toi: below + 2.0 * extent,
+        solid: true,
+    };
+    let hit = match super::cast_ray(b, pose_b, &ray, &options) {
+        Ok(super::RayCast { hit: Some(hit), .. }) if !hit.inside => hit,
+        _ => return rejected,
+    };
+    let pb = hit.point;
+    let d = (pb - pa).dot(n);
+    if d.is_nan() || d > margin {
+        return rejected;
+    }
+    let contact = Contact {
+        distance: d,
+        lower_bound: d,
+        upper_bound: d,
+        normal: n,
+        point_a: pb - n * d,
+        point_b: pb,
+        ..c
+    };
+    Outcome::OnPlane(contact, c.distance)
 }
 
 /// B as a ball: its centre (world frame) and radius, when its core is a point (a
@@ -470,26 +561,11 @@ fn ball_face_contact(
     c: &Contact,
     margin: Real,
 ) -> Option<(Contact, Manifold)> {
-    let n = pose_t.transform_vector(t.normal * side);
-    let pb = centre - n * r;
-    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
-    let d = pb.dot(n) - plane;
-    if d.is_nan() || d > margin {
+    let contact = along_face(t, pose_t, side, |n| centre - n * r, c);
+    let d = contact.distance;
+    if d.is_nan() || d > margin || !over_triangle(t, pose_t, contact.point_a) {
         return None;
     }
-    let pa = pb - n * d;
-    if !over_triangle(t, pose_t, pa) {
-        return None;
-    }
-    let contact = Contact {
-        distance: d,
-        lower_bound: d,
-        upper_bound: d,
-        normal: n,
-        point_a: pa,
-        point_b: pb,
-        ..*c
-    };
     Some((contact, Manifold::single(&contact)))
 }
 
@@ -828,6 +904,7 @@ fn triangle_contact(
             *snapped = Some(m);
             Outcome::Kept(f, TriangleFeature::Face, side)
         }
+        None if one_sided && into_solid(t, n, behind) => on_plane(t, pose_t, b, pose_b, c, margin),
         None => Outcome::Rejected(c, feature, side),
     }
 }
@@ -843,6 +920,12 @@ enum Outcome {
     /// face: left to the neighbours — unless no triangle keeps any contact (see
     /// `items`).
     Rejected(Contact, TriangleFeature, Real),
+    /// A rejected contact of a one-sided set whose normal points into the solid (B sunk
+    /// through the surface, [`into_solid`]): what stands in for it when nothing is kept
+    /// is the contact along the outward face normal at the pair's point on the triangle
+    /// ([`on_plane`]), never the pair's normal; ranked among the rejected by the pair's
+    /// distance (the second field).
+    OnPlane(Contact, Real),
     /// A ball's contact on an edge or a vertex in the first pass of [`ball_items`], decided
     /// in the second, once the face contacts are known: what the first pass found of it
     /// (the second does not work it out again).
@@ -998,7 +1081,7 @@ fn items(
             out,
         )
     } else {
-        let mut rejected: Option<Item> = None;
+        let mut rejected = None;
         for (t, pose_s, s) in near.iter() {
             // (The pre-test already measured B against the whole triangle, not only its
             // plane.)
@@ -1024,9 +1107,10 @@ fn items(
     // B touches the geometry but every contact was left to a neighbour that has none
     // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
     // edge's arc, and no face lies under B): keep the deepest such contact as it is,
-    // rather than none — the shape must not sink in.
+    // rather than none — the shape must not sink in. (For a one-sided set, the stand-in is
+    // the face's plane contact: `Outcome::OnPlane`.)
     if out.is_empty() {
-        out.extend(rejected);
+        out.extend(rejected.map(|(_, item)| item));
     }
 }
 
@@ -1037,9 +1121,9 @@ fn keep(
     (tri, pose, set): (MeshTriangle, Pose, usize),
     manifold: Option<Manifold>,
     out: &mut Vec<Item>,
-    rejected: &mut Option<Item>,
+    rejected: &mut Option<(Real, Item)>,
 ) {
-    let item = |contact, feature, side, manifold| Item {
+    let item = |contact, feature, side, manifold, loose| Item {
         out: TriangleContact {
             set,
             triangle: tri.index,
@@ -1050,16 +1134,21 @@ fn keep(
         pose,
         side,
         manifold,
+        loose,
     };
+    let deeper = |rank: Real, r: &Option<(Real, Item)>| r.as_ref().is_none_or(|r| rank < r.0);
     match o {
         Outcome::Apart | Outcome::Deferred(_) => {}
-        Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, manifold)),
+        Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, manifold, false)),
         Outcome::Rejected(c, feature, side) => {
-            let deeper = rejected
-                .as_ref()
-                .is_none_or(|r| c.distance < r.out.contact.distance);
-            if deeper {
-                *rejected = Some(item(c, feature, side, None));
+            if deeper(c.distance, rejected) {
+                *rejected = Some((c.distance, item(c, feature, side, None, false)));
+            }
+        }
+        Outcome::OnPlane(c, rank) => {
+            if deeper(rank, rejected) {
+                let m = Some(Manifold::single(&c));
+                *rejected = Some((rank, item(c, TriangleFeature::Face, 1.0, m, true)));
             }
         }
     }
@@ -1082,7 +1171,7 @@ fn ball_items(
     options: &QueryOptions,
     (slots, faces): (&mut Vec<Slot>, &mut Vec<Point>),
     out: &mut Vec<Item>,
-) -> Option<Item> {
+) -> Option<(Real, Item)> {
     slots.clear();
     faces.clear();
     let (_, pose_s, _) = near.first()?;
@@ -1266,6 +1355,10 @@ fn ball_triangle(
     }
     match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
         Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
+        // (`into_solid` reads the edges: the triangle is built for it, a rare path.)
+        None if one_sided && complete(&mut t) && into_solid(&t, n, behind) => {
+            (on_plane(&t, pose_s, ball.b, ball.pose_b, c, margin), t)
+        }
         None => (Outcome::Rejected(c, feature, side), t),
     }
 }
@@ -1326,6 +1419,9 @@ fn ball_edge(
     match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
         Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
         None if voided => (Outcome::Apart, t),
+        None if set.one_sided() && into_solid(&t, n, side < 0.0) => {
+            (on_plane(&t, pose_s, ball.b, ball.pose_b, c, margin), t)
+        }
         None => (Outcome::Rejected(c, feature, side), t),
     }
 }
@@ -1684,7 +1780,7 @@ fn regions_of(
         for p in m
             .points()
             .iter()
-            .filter(|p| over_triangle(&i.tri, &i.pose, p.point_a))
+            .filter(|p| i.loose || over_triangle(&i.tri, &i.pose, p.point_a))
         {
             let distance = if on_face && cos.abs() > 0.5 {
                 (p.point_b.dot(face) - plane) / cos
