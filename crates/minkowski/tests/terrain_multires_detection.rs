@@ -27,9 +27,9 @@ use minkowski::terrain::multires_volume::{MultiresVolumeError, SurfaceStatus};
 use minkowski::terrain::TerrainVolumesError;
 use minkowski::terrain::{
     detect_multires, detect_multires_staged, surface_normal, terrain_manifolds, DisplacedTerrain,
-    DisplacementMap, LevelBound, MultiresDetectionError, MultiresOptions, QuadFrame, QuadLayout,
-    SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection, TerrainVolumes,
-    TerrainVolumesOptions,
+    DisplacementMap, FootprintGrid, LevelBound, MultiresDetectionError, MultiresOptions, QuadFrame,
+    QuadLayout, SyntheticMode, SyntheticTerrain, SyntheticTerrainConfig, TerrainDetection,
+    TerrainVolumes, TerrainVolumesOptions, INDEX_TIERS,
 };
 use minkowski::tolerance::TERRAIN_DETECTION_SLACK;
 use minkowski::{Point, Real, Vector};
@@ -1259,4 +1259,85 @@ fn index_floor_bound_holds_below_every_height() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// The index's tiers ([`minkowski::terrain::QuadIndex::tiers`]): ascending from the
+/// index level, one grid each, and a box whose lowest height is `y` looks in the
+/// highest tier at or below `y`. Each tier's box of a quad holds every solid point of
+/// the quad at or above the tier's height (module notes of `terrain_volumes`,
+/// "Index"): oracle, points `p(u, v) + t n(u, v)` of the quad's triangles (the Eq 2.2
+/// forward projection) at random map points, with `t` from a metre under the tier's
+/// floor bound up to the surface, those at or above the tier checked, and the surface
+/// points themselves.
+#[test]
+fn index_tiers_hold_the_solid_above_them() {
+    let terrain = &SKEWED.terrain;
+    let volumes = &*SKEWED_VOLUMES;
+    let index = volumes.index();
+    let tiers = index.tiers();
+    assert_eq!(tiers.len(), INDEX_TIERS, "{tiers:?}");
+    assert_eq!(tiers[0], index.level());
+    assert!(tiers.windows(2).all(|w| w[0] < w[1]), "{tiers:?}");
+    assert!(index.tier_grid(tiers.len()).is_none());
+    let same = |a: Option<&FootprintGrid>, k: usize| {
+        core::ptr::eq(a.unwrap(), index.tier_grid(k).unwrap())
+    };
+    for (k, &y) in tiers.iter().enumerate() {
+        assert!(same(index.grid_at(y), k), "tier {k}");
+        assert!(
+            same(index.grid_at(y + 0.5 * (y.abs() + 1.0) * 1e-3), k),
+            "tier {k}"
+        );
+        if k > 0 {
+            let below = y - (y - tiers[k - 1]) / 2.0;
+            assert!(same(index.grid_at(below), k - 1), "tier {k}");
+        }
+    }
+    assert!(same(index.grid_at(Real::INFINITY), tiers.len() - 1));
+    assert!(index.grid_at(index.level() - 1.0).is_none());
+    assert!(index.grid_at(Real::NAN).is_none());
+    assert!(core::ptr::eq(index.grid(), index.tier_grid(0).unwrap()));
+
+    let mut rng = Rng::new(0x71e25);
+    let (mut solid, mut surface) = (0usize, 0usize);
+    for (q, qv) in volumes.quads().iter().enumerate() {
+        if index.unindexed().contains(&q) {
+            continue;
+        }
+        let quad = qv.quad();
+        for (k, &y) in tiers.iter().enumerate() {
+            let boxed = index.tier_grid(k).unwrap().boxes()[q];
+            let floor = index.floor_at(q, y).unwrap();
+            for _ in 0..64 {
+                let s = quad.s as Real + quad.size as Real * rng.unit() as Real;
+                let t = quad.t as Real + quad.size as Real * rng.unit() as Real;
+                for tri in [2 * q, 2 * q + 1] {
+                    let (u, w) = terrain.triangles()[tri].parameters(s, t);
+                    if u < 0.0 || w < 0.0 || u + w > 1.0 {
+                        continue;
+                    }
+                    let d = terrain.displacement(tri, u, w).unwrap();
+                    let base = terrain.triangles()[tri].base();
+                    let top = base.forward_project(u, w, d);
+                    if top.y >= y {
+                        assert!(boxed.contains_point(top), "quad {q} tier {k}: {top:?}");
+                        surface += 1;
+                    }
+                    for _ in 0..4 {
+                        let lo = floor - 1.0;
+                        let depth = lo + (d - lo) * rng.unit() as Real;
+                        let p = base.forward_project(u, w, depth);
+                        if p.y >= y {
+                            assert!(
+                                boxed.contains_point(p),
+                                "quad {q} tier {k}: t {depth} (floor {floor}) {p:?}"
+                            );
+                            solid += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(solid > 10_000 && surface > 5_000, "{solid} {surface}");
 }

@@ -115,6 +115,7 @@ fn main() -> ExitCode {
                         stages.coarsest += s.coarsest;
                         stages.finer += s.finer;
                         stages.texel += s.texel;
+                        stages.index_tests += s.index_tests;
                     }
                     Err(e) => return fail("detection", e),
                 }
@@ -127,7 +128,7 @@ fn main() -> ExitCode {
     println!(
         "{method}: median {:.4} ms per frame ({} frames); per frame: {:.1} backward \
          projections, {:.1} early-out tests, {:.1} volume tests (coarsest {:.1}, finer {:.1}, \
-         texel {:.1}), {:.1} GJK, {:.1} texel vertex tests",
+         texel {:.1}), {:.1} GJK, {:.1} texel vertex tests, {:.1} quads from the index",
         times[times.len() / 2],
         times.len(),
         per(counters.backward_projections),
@@ -138,6 +139,7 @@ fn main() -> ExitCode {
         per(stages.texel),
         per(counters.gjk_queries),
         per(counters.vertex_tests),
+        per(stages.index_tests),
     );
     ExitCode::SUCCESS
 }

@@ -2,8 +2,9 @@
 //!
 //! `f(x) = a0 + a1 x + a2 x² + a3 x³`. The coefficients are first scaled by a power of
 //! two (exact) so that the largest is about 1. The roots lie in `[−B, B]`, `B` Fujiwara's
-//! bound `2 max_k |a_k / a_n|^{1/(n−k)}` (the `k = 0` term halved first), capped by the
-//! caller's limit. The critical points (roots of `f'`, by the cancellation-free quadratic
+//! bound `2 max_k |a_k / a_n|^{1/(n−k)}` (the `k = 0` term halved first; the roots by
+//! `√` and `∛`, each within an ulp, and `B` enlarged by 1/16 for that rounding), capped
+//! by the caller's limit. The critical points (roots of `f'`, by the cancellation-free quadratic
 //! formula `q = −(b + sign(b) √(b² − 4ac)) / 2`, roots `q / a` and `c / q`) and the
 //! inflection point `−a2 / (3 a3)` cut `[−B, B]` into pieces on which `f` is monotone and
 //! of one convexity. A piece whose ends differ in sign holds exactly one root, and
@@ -128,7 +129,14 @@ pub(crate) fn real_roots(a: [Real; 4], limit: Real, cuts: &[Real], hint: Real) -
         } else {
             c.abs() / lead
         };
-        bound = bound.max(ratio.powf(1.0 / (n - k) as Real));
+        // The `(n − k)`-th root: `√` is correctly rounded and `∛` within an ulp, as
+        // `powf` was; the cushion below covers either (and no `powf` per root).
+        let root = match n - k {
+            1 => ratio,
+            2 => ratio.sqrt(),
+            _ => ratio.cbrt(),
+        };
+        bound = bound.max(root);
     }
     let b = (2.0 * bound * 1.0625).clamp(1.0, limit.max(1.0));
 

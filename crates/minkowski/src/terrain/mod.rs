@@ -131,6 +131,6 @@ pub use terrain_manifold::{surface_normal, terrain_manifolds, TerrainManifold};
 pub use terrain_static::TerrainStatic;
 pub use terrain_volumes::{
     LevelBound, PointHull, QuadIndex, QuadTerrainVolumes, TerrainLevel, TerrainVolumes,
-    TerrainVolumesError, TerrainVolumesOptions, VolumeCell,
+    TerrainVolumesError, TerrainVolumesOptions, VolumeCell, INDEX_TIERS,
 };
 pub use upper_planes::{upper_planes, UpperPlane};

@@ -10,9 +10,12 @@
 //!
 //! 0. **Index** (§2.5's uniform grid, [`crate::terrain::QuadIndex`]): the object's box is
 //!    looked up once in a [`crate::terrain::FootprintGrid`] of the quads' volumes
-//!    floored at the index level `Y_F`, so a far-off object costs one lookup; when it
-//!    finds quads and the object has several parts, each part's box is looked up too
-//!    (a large object's box meets many quads that each part does not). A part's
+//!    floored for points at or above its lowest height (the index's highest tier at
+//!    or below it, [`crate::terrain::QuadIndex::grid_at`]; the index level `Y_F` for an
+//!    object reaching below), so a far-off object costs one lookup; when it
+//!    finds quads and the object has several parts, each part's box is looked up too,
+//!    in its own tier's grid (a large object's box meets many quads that each part
+//!    does not, and a deep tier's boxes reach far sideways under skewed directions). A part's
 //!    floor in a quad then comes from its own lowest height
 //!    ([`crate::terrain::QuadIndex::floor_at`]), tighter than the index level's, and
 //!    its box is tested against the quad's coarsest cell floored there before
@@ -296,7 +299,12 @@ pub fn detect_multires_staged(
     // 0. The index: the object's box once, then each part's box when that found quads.
     let index = volumes.index();
     let mut near = Vec::new();
-    index.grid().query(&object, &mut near);
+    // The tier at or below the object's lowest point (the index level's grid for an
+    // object reaching below it: its shallow parts are still above that level).
+    index
+        .grid_at(object.mins.y)
+        .unwrap_or(index.grid())
+        .query(&object, &mut near);
     pass.stages.index_queries += 1;
     let quads = volumes.quads();
     let mut near_part = Vec::new();
@@ -311,7 +319,10 @@ pub fn detect_multires_staged(
             // A shallow part: only the quads whose indexed box it meets, and those the
             // index does not hold.
             let found = if parts.len() > 1 && !near.is_empty() {
-                index.grid().query(&aabb, &mut near_part);
+                index
+                    .grid_at(aabb.mins.y)
+                    .unwrap_or(index.grid())
+                    .query(&aabb, &mut near_part);
                 pass.stages.index_queries += 1;
                 &near_part
             } else {

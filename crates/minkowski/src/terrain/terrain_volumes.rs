@@ -80,14 +80,27 @@
 //! # Index
 //!
 //! [`QuadIndex`]: with `Y_F` the lowest `y` of every volume's points less
-//! [`TerrainVolumesOptions::index_depth`], a solid point of quad `q` at or above `Y_F`
-//! has `t ≥ T_F(q) = min_c (Y_F − P_c.y) / N_c.y` over the quad's corners (when every
-//! `N_c.y > 0`: `y = p.y + t n.y` is affine in `(u, v)` for fixed `t`, and the bound,
-//! a ratio of affine functions, is smallest at a corner), at most the smallest sample.
-//! The coarsest cell floored at `T_F(q)` is then bounded, and its grown box is filed in
-//! a [`FootprintGrid`]; a part whose box is at or above `Y_F` can only have a vertex in
-//! the solid of quads whose box it meets. Quads with a corner direction not pointing up
-//! are not filed ([`QuadIndex::unindexed`]).
+//! [`TerrainVolumesOptions::index_depth`], a solid point of quad `q` at or above a
+//! height `y` has `t ≥ T(q, y) = min_c (y − P_c.y) / N_c.y` over the quad's corners
+//! (when every `N_c.y > 0`: `y = p.y + t n.y` is affine in `(u, v)` for fixed `t`, and
+//! the bound, a ratio of affine functions, is smallest at a corner), at most the
+//! smallest sample. By item 2 the coarsest cell floored at `T(q, y)` then holds every
+//! solid point of `q` at or above `y`, and so does its grown box.
+//!
+//! *Tiers.* Floored at `T_F(q) = T(q, Y_F)` alone, a quad's box reaches down to the
+//! terrain-wide level: its floor points `P_c + T N_c` lie `|T| |N_c|` from the corners,
+//! and with skewed directions that is *sideways* too, so the box is far wider than the
+//! quad and a part near the surface meets many boxes of quads it cannot reach. So each
+//! quad is filed at [`INDEX_TIERS`] heights `Y_F = Y_0 < Y_1 < …`, evenly spaced from
+//! `Y_F` towards the highest volume point, in one [`FootprintGrid`] per tier: in grid
+//! `k`, the coarsest cell floored at `T(q, Y_k)`. A part whose box's lowest height is
+//! `y ≥ Y_F` is looked up in the grid of the highest tier `Y_k ≤ y`
+//! ([`QuadIndex::grid_at`]): all its points are at or above `Y_k`, so a vertex of it in
+//! the solid of an indexed quad `q` lies in `q`'s box of that grid, which the part's
+//! box then meets. Tier `k`'s box is widened sideways only by the depth from the quad
+//! down to `Y_k`, at most one tier spacing below the part. Quads with a corner
+//! direction not pointing up, or a box that is not finite at some tier, are filed at
+//! none ([`QuadIndex::unindexed`]); every part is tested against them.
 //!
 //! Each cell also carries its upper planes
 //! ([`upper_planes`](mod@crate::terrain::upper_planes)), valid for
@@ -351,16 +364,24 @@ pub struct TerrainVolumes {
     index: QuadIndex,
 }
 
-/// The spatial index of a terrain's quads (module notes, "Index"): a [`FootprintGrid`]
-/// of each quad's volume floored at the index level, and the quads it cannot hold.
+/// The spatial index of a terrain's quads (module notes, "Index"): per tier, a
+/// [`FootprintGrid`] of each quad's volume floored for points at or above the tier's
+/// height, and the quads it cannot hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuadIndex {
-    grid: FootprintGrid,
+    /// One grid per tier, `tiers[0]` the index level's.
+    grids: Vec<FootprintGrid>,
+    /// The tiers' heights, ascending: `tiers[0]` is the index level `Y_F`.
+    tiers: Vec<Real>,
     floors: Vec<Real>,
     bounds: Vec<FloorBound>,
     unindexed: Vec<usize>,
-    level: Real,
 }
+
+/// How many tiers the index files each quad at (module notes, "Index"): the index
+/// level and this many less one heights above it, evenly spaced up to the terrain's
+/// highest volume point.
+pub const INDEX_TIERS: usize = 16;
 
 /// What the floor bound `T(q, y) = min_c (y − P_c.y) / N_c.y` of a quad needs (module
 /// notes, "Index"): its corners' heights and directions' `y`, and its smallest sample.
@@ -400,12 +421,35 @@ impl QuadIndex {
     /// The index level `Y_F` (world `y`, length units): a point at or above it that is
     /// in the solid of an indexed quad `q` lies in `q`'s box in the grid.
     pub fn level(&self) -> Real {
-        self.level
+        self.tiers[0]
     }
 
-    /// The grid; box `q` is quad `q`'s (not filed for an unindexed quad).
+    /// The grid of the index level; box `q` is quad `q`'s (not filed for an unindexed
+    /// quad).
     pub fn grid(&self) -> &FootprintGrid {
-        &self.grid
+        &self.grids[0]
+    }
+
+    /// The tiers' heights `Y_0 = Y_F < Y_1 < …` (world `y`, length units; module notes,
+    /// "Index"), ascending.
+    pub fn tiers(&self) -> &[Real] {
+        &self.tiers
+    }
+
+    /// The grid of tier `k` ([`QuadIndex::tiers`]): box `q` is quad `q`'s volume floored
+    /// at `T(q, Y_k)`, so a point at or above `Y_k` in the solid of an indexed quad `q`
+    /// lies in box `q`. `None` for `k` out of range.
+    pub fn tier_grid(&self, k: usize) -> Option<&FootprintGrid> {
+        self.grids.get(k)
+    }
+
+    /// The grid for a box whose lowest height is `y`: that of the highest tier at or
+    /// below `y`, whose boxes are the tightest that hold every solid point at or above
+    /// `y`. `None` when `y` is below the index level or not a number.
+    pub fn grid_at(&self, y: Real) -> Option<&FootprintGrid> {
+        // Ascending tiers: the count at or below `y` (NaN compares false: none).
+        let k = self.tiers.partition_point(|&t| t <= y);
+        k.checked_sub(1).map(|k| &self.grids[k])
     }
 
     /// Quad `q`'s floor length `T_F(q)` (in units of its directions): a point of its
@@ -435,16 +479,35 @@ impl QuadIndex {
 
     /// Builds the index of `quads` (module notes, "Index").
     fn build(quads: &[QuadTerrainVolumes], depth: Real) -> Self {
-        let lowest = quads
-            .iter()
-            .flat_map(|q| q.levels.iter().flat_map(|l| l.cells.iter()))
+        let cells = || {
+            quads
+                .iter()
+                .flat_map(|q| q.levels.iter().flat_map(|l| l.cells.iter()))
+        };
+        let lowest = cells()
             .map(|c| c.aabb.mins.y - c.pad)
             .fold(Real::INFINITY, Real::min);
+        let highest = cells()
+            .map(|c| c.aabb.maxs.y + c.pad)
+            .fold(Real::NEG_INFINITY, Real::max);
         let level = lowest - depth;
+        // The tiers: the index level, then evenly up to the highest volume point (fewer
+        // when that span is not finite and positive, or too small to separate them).
+        let mut tiers = vec![level];
+        let step = (highest - level) / INDEX_TIERS as Real;
+        if step.is_finite() && step > 0.0 {
+            for k in 1..INDEX_TIERS {
+                let y = level + step * k as Real;
+                if y > tiers[tiers.len() - 1] {
+                    tiers.push(y);
+                }
+            }
+        }
         let mut floors = Vec::with_capacity(quads.len());
         let mut bounds = Vec::with_capacity(quads.len());
-        let mut boxes = Vec::with_capacity(quads.len());
+        let mut boxes = vec![Vec::with_capacity(quads.len()); tiers.len()];
         let mut unindexed = Vec::new();
+        let finite = |b: &Aabb| b.mins.is_finite() && b.maxs.is_finite();
         for (q, qv) in quads.iter().enumerate() {
             // The coarsest cell spans the quad: its corners are the quad's.
             let cell = &qv.levels[0].cells[0];
@@ -454,36 +517,53 @@ impl QuadIndex {
                 min_sample: qv.min_sample,
             };
             bounds.push(bound);
-            let floor = bound.at(level);
-            let boxed = if floor.is_finite() {
-                cell.floored(floor).0
-            } else {
-                Aabb::new(Vector::splat(Real::NAN), Vector::splat(Real::NAN))
-            };
-            if boxed.mins.is_finite() && boxed.maxs.is_finite() {
-                floors.push(floor);
+            let tiered: Vec<Aabb> = tiers
+                .iter()
+                .map(|&y| {
+                    let floor = bound.at(y);
+                    if floor.is_finite() {
+                        cell.floored(floor).0
+                    } else {
+                        Aabb::new(Vector::splat(Real::NAN), Vector::splat(Real::NAN))
+                    }
+                })
+                .collect();
+            // A quad is filed at every tier or at none.
+            if tiered.iter().all(finite) {
+                floors.push(bound.at(level));
+                for (k, b) in tiered.into_iter().enumerate() {
+                    boxes[k].push(b);
+                }
             } else {
                 floors.push(Real::NAN);
                 unindexed.push(q);
+                for tier in &mut boxes {
+                    tier.push(Aabb::new(
+                        Vector::splat(Real::NAN),
+                        Vector::splat(Real::NAN),
+                    ));
+                }
             }
-            boxes.push(boxed);
         }
-        // Bins about the size of a typical quad's box.
-        let (mut sum, mut count) = (0.0, 0usize);
-        for b in boxes
-            .iter()
-            .filter(|b| b.mins.is_finite() && b.maxs.is_finite())
-        {
-            sum += (b.maxs.x - b.mins.x).max(b.maxs.z - b.mins.z);
-            count += 1;
-        }
-        let cell = sum / count.max(1) as Real;
+        let grids = boxes
+            .into_iter()
+            .map(|boxes| {
+                // Bins about the size of a typical quad's box at this tier.
+                let (mut sum, mut count) = (0.0, 0usize);
+                for b in boxes.iter().filter(|b| finite(b)) {
+                    sum += (b.maxs.x - b.mins.x).max(b.maxs.z - b.mins.z);
+                    count += 1;
+                }
+                let cell = sum / count.max(1) as Real;
+                FootprintGrid::new(boxes, cell)
+            })
+            .collect();
         Self {
-            grid: FootprintGrid::new(boxes, cell),
+            grids,
+            tiers,
             floors,
             bounds,
             unindexed,
-            level,
         }
     }
 }
