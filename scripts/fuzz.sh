@@ -8,7 +8,8 @@
 # smoke does: deterministic, and it proves the targets build and the seeds pass). Targets: query_line (raw bytes into the
 # CLI's line handlers), queries (the library's pair queries with their invariants
 # asserted), casts (rays, projections and shape casts with theirs), hulls (the 2D
-# algorithms agree, the 3D hull validates); all by default.
+# algorithms agree, the 3D hull validates), statics (the queries against heightfields,
+# triangle meshes and half-spaces, with a triangle-by-triangle oracle); all by default.
 # New corpus entries go to fuzz/corpus/TARGET (not committed); fuzz/seeds/TARGET is the
 # committed seed corpus. A failing input is saved under fuzz/artifacts/TARGET and the
 # script exits non-zero. Exit 2: no nightly toolchain (nothing was run).
@@ -33,7 +34,7 @@ elif [ -n "${1:-}" ] && [[ "$1" =~ ^[0-9]+$ ]]; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(query_line queries casts hulls)
+    targets=(query_line queries casts hulls statics)
 fi
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

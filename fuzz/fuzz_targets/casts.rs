@@ -91,8 +91,14 @@ fuzz_target!(|input: Input| {
         query::contact(&a, &qa, &b, &qb).distance
     };
     if c.hit {
-        assert!(c.toi >= 0.0 && c.toi <= cast.max_toi, "toi out of range: {c:?}");
-        assert!((c.normal.length() - 1.0).abs() < 1e-3, "normal not unit: {c:?}");
+        assert!(
+            c.toi >= 0.0 && c.toi <= cast.max_toi,
+            "toi out of range: {c:?}"
+        );
+        assert!(
+            (c.normal.length() - 1.0).abs() < 1e-3,
+            "normal not unit: {c:?}"
+        );
     }
     if c.start == CastStart::Separated {
         let end = if c.hit { c.toi } else { cast.max_toi };
@@ -103,7 +109,10 @@ fuzz_target!(|input: Input| {
         }
         if c.hit && c.status == query::QueryStatus::Converged && spin.is_none() {
             let d = distance_at(c.toi);
-            assert!((d - s).abs() <= 8.0 * tol, "distance {d} at the toi of {c:?}");
+            assert!(
+                (d - s).abs() <= 8.0 * tol,
+                "distance {d} at the toi of {c:?}"
+            );
         }
     }
 
@@ -120,9 +129,16 @@ fuzz_target!(|input: Input| {
         match r.hit {
             Some(h) => {
                 assert!(h.toi >= 0.0 && h.toi <= opts.max_toi && h.point.is_finite());
-                assert!((h.normal.length() - 1.0).abs() < 1e-3, "normal not unit: {h:?}");
+                assert!(
+                    (h.normal.length() - 1.0).abs() < 1e-3,
+                    "normal not unit: {h:?}"
+                );
                 let p = query::project_point(&a, &pa, h.point).expect("finite point");
-                assert!(p.distance <= 8.0 * tol, "hit point {h:?} is {} off", p.distance);
+                assert!(
+                    p.distance <= 8.0 * tol,
+                    "hit point {h:?} is {} off",
+                    p.distance
+                );
             }
             // A hollow shape is left beyond `max_toi` by a ray starting deep inside.
             None if !opts.solid
