@@ -140,10 +140,12 @@ struct Item {
     /// The triangle's manifold along the face normal, when the contact was snapped to it
     /// (already clipped: [`manifolds`] reuses it).
     manifold: Option<Manifold>,
-    /// The stand-in of a one-sided set for a contact into the solid ([`items`],
-    /// [`on_plane`]): its manifold is its one point, which lies on the triangle already
-    /// (not filtered again by [`over_triangle`], whose tie could drop a point on an edge).
-    loose: bool,
+    /// A one-sided set's rejected contact whose normal points into the solid
+    /// ([`into_solid`]): if it is the last resort of [`items`], [`on_plane`] stands in
+    /// for it, and its manifold is that contact's one point, which lies on the triangle
+    /// already (not filtered again by [`over_triangle`], whose tie could drop a point on
+    /// an edge).
+    into_solid: bool,
 }
 
 /// The triangle as a convex shape (`None` for corners the shape checks reject, which a
@@ -169,9 +171,11 @@ fn is_behind(t: &MeshTriangle, centre: Point, n: Vector) -> bool {
 /// Whether a rejected contact of a one-sided set, with unit normal `n` (set frame, from
 /// `t` towards B), points into the solid behind `t`'s face: B is `behind` the face or
 /// `n` points to its back, and the feature `n` leaves from is the face or one inside the
-/// surface. Past a boundary edge, or a vertex on one, there is no solid (a shape beside
-/// the rim of a field, or of a hole in it, below the surface's level): that contact
-/// stands as it is.
+/// surface. Past a boundary edge, or a vertex on one of this triangle's boundary edges,
+/// there is no solid (a shape beside the rim of a field, or of a hole in it, below the
+/// surface's level): that contact stands as it is. (A rim vertex whose edges in this
+/// triangle are both inside counts as inside: the stand-in's ray then usually misses
+/// B, and the contact stands too.)
 fn into_solid(t: &MeshTriangle, n: Vector, behind: bool) -> bool {
     if !behind && n.dot(t.normal) >= 0.0 {
         return false;
@@ -388,54 +392,50 @@ fn support_along(b: &Shape, pose_b: &Pose, d: Vector) -> Point {
     pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(d)))
 }
 
-/// The outcome of a one-sided set's rejected contact `c` with `t` whose normal points
-/// into the solid ([`into_solid`]): [`Outcome::OnPlane`] with the contact along `t`'s
-/// outward face normal `n` at the pair's point on the triangle (`c.point_a`): B's
-/// lowest point on the line through it along `n` (a ray cast up that line from below B),
-/// and its signed height above the face. [`Outcome::Rejected`] with `c` as it is when
-/// that line misses B or meets it above the margin (the pair's witness on the triangle
-/// is not inside B): rarer, and left for a later rule (B's lowest point against the
-/// face's plane has its foot off the triangle, off the surface).
+/// What stands in for a one-sided set's rejected contact `c` with `t` (at `pose_t`)
+/// whose normal points into the solid ([`into_solid`]), when no triangle keeps a
+/// contact: the contact along `t`'s outward face normal `n` at the pair's point on the
+/// triangle (`c.point_a`), that is B's lowest point on the line through it along `n` (a
+/// ray cast up that line from below B) and its signed height above the face. `None`
+/// when that line misses B or meets it above `margin` (the pair's witness on the
+/// triangle is not inside B): `c` then stays as it is (B's lowest point against the
+/// face's plane would have its foot off the triangle, off the surface).
 fn on_plane(
     t: &MeshTriangle,
     pose_t: &Pose,
-    b: &Shape,
-    pose_b: &Pose,
-    c: Contact,
+    (b, pose_b): (&Shape, &Pose),
+    c: &Contact,
     margin: Real,
-) -> Outcome {
+) -> Option<Contact> {
     let n = pose_t.transform_vector(t.normal);
-    let rejected = Outcome::Rejected(c, TriangleFeature::Face, 1.0);
     let pa = c.point_a;
     let low = support_along(b, pose_b, -n).dot(n);
-    let high = support_along(b, pose_b, n).dot(n);
-    let extent = high - low;
-    // From one extent of B below its lowest point, up to one extent above its top.
+    let extent = support_along(b, pose_b, n).dot(n) - low;
+    // From one extent of B below its lowest point up to one extent above its top.
     let below = pa.dot(n) - low + extent;
     let ray = super::Ray::new(pa - n * below, n);
     let options = super::RayOptions {
-        max_toi: below + 2.0 * extent,
+        max_toi: 3.0 * extent,
         solid: true,
     };
     let hit = match super::cast_ray(b, pose_b, &ray, &options) {
         Ok(super::RayCast { hit: Some(hit), .. }) if !hit.inside => hit,
-        _ => return rejected,
+        _ => return None,
     };
     let pb = hit.point;
     let d = (pb - pa).dot(n);
     if d.is_nan() || d > margin {
-        return rejected;
+        return None;
     }
-    let contact = Contact {
+    Some(Contact {
         distance: d,
         lower_bound: d,
         upper_bound: d,
         normal: n,
         point_a: pb - n * d,
         point_b: pb,
-        ..c
-    };
-    Outcome::OnPlane(contact, c.distance)
+        ..*c
+    })
 }
 
 /// B as a ball: its centre (world frame) and radius, when its core is a point (a
@@ -894,7 +894,7 @@ fn triangle_contact(
         Some(ball) => ball_face_contact(t, pose_t, side, ball, &c, margin),
         None => {
             let Some(tri) = triangle_shape(t) else {
-                return Outcome::Rejected(c, feature, side);
+                return Outcome::Rejected(c, feature, side, false);
             };
             face_contact(t, &tri, pose_t, side, b, pose_b, &c, margin)
         }
@@ -904,8 +904,7 @@ fn triangle_contact(
             *snapped = Some(m);
             Outcome::Kept(f, TriangleFeature::Face, side)
         }
-        None if one_sided && into_solid(t, n, behind) => on_plane(t, pose_t, b, pose_b, c, margin),
-        None => Outcome::Rejected(c, feature, side),
+        None => Outcome::Rejected(c, feature, side, one_sided && into_solid(t, n, behind)),
     }
 }
 
@@ -918,14 +917,9 @@ enum Outcome {
     Kept(Contact, TriangleFeature, Real),
     /// A contact whose normal its feature cannot carry and with nothing of B over the
     /// face: left to the neighbours — unless no triangle keeps any contact (see
-    /// `items`).
-    Rejected(Contact, TriangleFeature, Real),
-    /// A rejected contact of a one-sided set whose normal points into the solid (B sunk
-    /// through the surface, [`into_solid`]): what stands in for it when nothing is kept
-    /// is the contact along the outward face normal at the pair's point on the triangle
-    /// ([`on_plane`]), never the pair's normal; ranked among the rejected by the pair's
-    /// distance (the second field).
-    OnPlane(Contact, Real),
+    /// `items`). The last field: a one-sided set's contact whose normal points into the
+    /// solid ([`into_solid`]; [`on_plane`] then stands in for it).
+    Rejected(Contact, TriangleFeature, Real, bool),
     /// A ball's contact on an edge or a vertex in the first pass of [`ball_items`], decided
     /// in the second, once the face contacts are known: what the first pass found of it
     /// (the second does not work it out again).
@@ -1107,10 +1101,30 @@ fn items(
     // B touches the geometry but every contact was left to a neighbour that has none
     // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
     // edge's arc, and no face lies under B): keep the deepest such contact as it is,
-    // rather than none — the shape must not sink in. (For a one-sided set, the stand-in is
-    // the face's plane contact: `Outcome::OnPlane`.)
+    // rather than none — the shape must not sink in. A one-sided set's contact into the
+    // solid is replaced by the contact along the face normal where there is one
+    // ([`on_plane`]).
     if out.is_empty() {
-        out.extend(rejected.map(|(_, item)| item));
+        if let Some(mut item) = rejected {
+            let stand_in = item.into_solid.then(|| {
+                on_plane(
+                    &item.tri,
+                    &item.pose,
+                    (b, pose_b),
+                    &item.out.contact,
+                    margin,
+                )
+            });
+            match stand_in.flatten() {
+                Some(c) => {
+                    item.out.contact = c;
+                    item.out.feature = TriangleFeature::Face;
+                    item.manifold = Some(Manifold::single(&c));
+                }
+                None => item.into_solid = false,
+            }
+            out.push(item);
+        }
     }
 }
 
@@ -1121,9 +1135,9 @@ fn keep(
     (tri, pose, set): (MeshTriangle, Pose, usize),
     manifold: Option<Manifold>,
     out: &mut Vec<Item>,
-    rejected: &mut Option<(Real, Item)>,
+    rejected: &mut Option<Item>,
 ) {
-    let item = |contact, feature, side, manifold, loose| Item {
+    let item = |contact, feature, side, manifold, into_solid| Item {
         out: TriangleContact {
             set,
             triangle: tri.index,
@@ -1134,21 +1148,17 @@ fn keep(
         pose,
         side,
         manifold,
-        loose,
+        into_solid,
     };
-    let deeper = |rank: Real, r: &Option<(Real, Item)>| r.as_ref().is_none_or(|r| rank < r.0);
     match o {
         Outcome::Apart | Outcome::Deferred(_) => {}
         Outcome::Kept(c, feature, side) => out.push(item(c, feature, side, manifold, false)),
-        Outcome::Rejected(c, feature, side) => {
-            if deeper(c.distance, rejected) {
-                *rejected = Some((c.distance, item(c, feature, side, None, false)));
-            }
-        }
-        Outcome::OnPlane(c, rank) => {
-            if deeper(rank, rejected) {
-                let m = Some(Manifold::single(&c));
-                *rejected = Some((rank, item(c, TriangleFeature::Face, 1.0, m, true)));
+        Outcome::Rejected(c, feature, side, into) => {
+            let deeper = rejected
+                .as_ref()
+                .is_none_or(|r| c.distance < r.out.contact.distance);
+            if deeper {
+                *rejected = Some(item(c, feature, side, None, into));
             }
         }
     }
@@ -1171,7 +1181,7 @@ fn ball_items(
     options: &QueryOptions,
     (slots, faces): (&mut Vec<Slot>, &mut Vec<Point>),
     out: &mut Vec<Item>,
-) -> Option<(Real, Item)> {
+) -> Option<Item> {
     slots.clear();
     faces.clear();
     let (_, pose_s, _) = near.first()?;
@@ -1355,11 +1365,11 @@ fn ball_triangle(
     }
     match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
         Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
-        // (`into_solid` reads the edges: the triangle is built for it, a rare path.)
-        None if one_sided && complete(&mut t) && into_solid(&t, n, behind) => {
-            (on_plane(&t, pose_s, ball.b, ball.pose_b, c, margin), t)
+        None => {
+            // (`into_solid` reads the edges: the triangle is built for it, a rare path.)
+            let into = one_sided && complete(&mut t) && into_solid(&t, n, behind);
+            (Outcome::Rejected(c, feature, side, into), t)
         }
-        None => (Outcome::Rejected(c, feature, side), t),
     }
 }
 
@@ -1419,10 +1429,12 @@ fn ball_edge(
     match ball_face_contact(&t, pose_s, side, (ball.world_centre, r), &c, margin) {
         Some((f, _)) => (Outcome::Kept(f, TriangleFeature::Face, side), t),
         None if voided => (Outcome::Apart, t),
-        None if set.one_sided() && into_solid(&t, n, side < 0.0) => {
-            (on_plane(&t, pose_s, ball.b, ball.pose_b, c, margin), t)
+        None => {
+            // (Not behind: for a one-sided set, a ball behind the face is on the face
+            // and never deferred.)
+            let into = set.one_sided() && into_solid(&t, n, false);
+            (Outcome::Rejected(c, feature, side, into), t)
         }
-        None => (Outcome::Rejected(c, feature, side), t),
     }
 }
 
@@ -1780,7 +1792,7 @@ fn regions_of(
         for p in m
             .points()
             .iter()
-            .filter(|p| i.loose || over_triangle(&i.tri, &i.pose, p.point_a))
+            .filter(|p| i.into_solid || over_triangle(&i.tri, &i.pose, p.point_a))
         {
             let distance = if on_face && cos.abs() > 0.5 {
                 (p.point_b.dot(face) - plane) / cos
