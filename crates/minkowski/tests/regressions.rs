@@ -1494,3 +1494,77 @@ fn rounded_disc_touching_a_segment_at_its_rim_gets_the_rim_normal() {
         assert!(c.normal.y.abs() < 0.01, "{c:?}");
     }
 }
+
+/// Found by the `statics` fuzz target (f32, on 73a3d37): a box of zero extents (a point)
+/// on a heightfield of sliver cells (2.5 × 19217), turned upside down about a tilted
+/// axis. The point lies on the surface within rounding (the rounding zone is about 0.5
+/// at coordinates of 67,000): the triangle rules keep no contact there, and
+/// `static_dispatch::contact` fell back to the closest points, touching, whose normal
+/// is zero by definition — a contact with a zero normal. It now takes the touching
+/// triangle's face normal.
+#[test]
+fn static_contact_touching_within_rounding_has_a_unit_normal() {
+    use minkowski::query::compound::Collider;
+    use minkowski::query::{static_dispatch, QueryOptions};
+    use minkowski::shape::{HeightField, StaticShape};
+    let heights: [Real; 40] = [
+        0.13287635,
+        0.2214606,
+        -1.4062748,
+        -1.2069602,
+        -0.19931453,
+        0.17716847,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        -0.58687055,
+        0.42077512,
+        -1.3952017,
+        -0.38755605,
+        0.62008965,
+        -0.17716847,
+        0.83047724,
+        -0.9854996,
+        0.02214606,
+        1.0297917,
+        0.0,
+        0.0,
+        0.0,
+        1.2291063,
+        0.23253362,
+        -1.3841287,
+        -0.376483,
+        0.6311627,
+        -1.1848142,
+        0.6422357,
+        -0.9744266,
+        0.033219088,
+        1.0408648,
+        -0.7751121,
+        1.0519378,
+        -0.5647245,
+        0.4429212,
+        0.0,
+        0.0,
+        0.0,
+    ];
+    let samples: Vec<Option<Real>> = heights.iter().map(|&h| Some(h)).collect();
+    let origin = Vector::new(-5.039154, 0.0, -67258.75);
+    let field = HeightField::new(8, 5, &samples, [2.519577, 19216.785], origin).unwrap();
+    let s = StaticShape::from(field);
+    let rotation = Rotation::from_xyzw(0.6623671, -0.7483888, 0.03440868, 0.0).normalize();
+    let pose_s = Pose::new(rotation, Vector::ZERO).unwrap();
+    let point_box = Collider::from(Shape::from(Cuboid::new(Vector::ZERO).unwrap()));
+    let c = static_dispatch::contact(
+        &s,
+        &pose_s,
+        &point_box,
+        &Pose::IDENTITY,
+        &QueryOptions::default(),
+    );
+    assert!((c.normal.length() - 1.0).abs() < 1e-4, "{c:?}");
+    assert!(c.distance.abs() < 1.0, "{c:?}");
+    let gap = c.point_b - c.point_a - c.normal * c.distance;
+    assert!(gap.length() < 1e-2, "{c:?}");
+}

@@ -233,8 +233,47 @@ fn piece_contact(
             if let Some(c) = buried(s, pose_s, b, pose_b) {
                 return c;
             }
-            from_closest(&piece_closest(s, pose_s, b, pose_b, options))
+            let Some(set) = set else {
+                return from_closest(&far(pose_b.translation()));
+            };
+            match sg::closest_points(set, pose_s, b, pose_b, options) {
+                Some((c, t)) if c.normal == Vector::ZERO => touching(set, t, pose_s, b, pose_b, &c),
+                Some((c, _)) => from_closest(&c),
+                None => from_closest(&far(pose_b.translation())),
+            }
         }
+    }
+}
+
+/// The contact of B touching triangle `t` of `set` within rounding, where the triangle
+/// rules keep no contact (their floors and ties decide otherwise) and the closest
+/// points, touching, carry no normal: the triangle's face normal on B's side (always the
+/// outside of a one-sided set), else the direction from the witness to B's centre, else
+/// the set's up (+y): a unit normal whatever the rounding.
+fn touching(
+    set: &dyn TriangleSet,
+    t: u32,
+    pose_s: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    c: &ClosestPoints,
+) -> Contact {
+    let centre = pose_b.transform_point(b.local_center());
+    let face = set.triangle(t).map(|t| {
+        let n = pose_s.transform_vector(t.normal);
+        let behind = (centre - pose_s.transform_point(t.vertices[0])).dot(n) < 0.0;
+        if behind && !set.one_sided() {
+            -n
+        } else {
+            n
+        }
+    });
+    let normal = face
+        .or_else(|| normalize_robust(centre - c.point_a))
+        .unwrap_or_else(|| pose_s.transform_vector(Vector::Y));
+    Contact {
+        normal,
+        ..from_closest(c)
     }
 }
 
