@@ -375,7 +375,13 @@ fn along_face(
     let n = pose_t.transform_vector(t.normal * side);
     let pb = support(n);
     let plane = pose_t.transform_point(t.vertices[0]).dot(n);
-    let d = pb.dot(n) - plane;
+    at_height(n, pb, pb.dot(n) - plane, c)
+}
+
+/// The exact contact of B's point `pb` at signed height `d` along the unit normal `n`
+/// (world frame) above the geometry: its foot `pb − n d` on the geometry; status and
+/// method from `c`.
+fn at_height(n: Vector, pb: Point, d: Real, c: &Contact) -> Contact {
     Contact {
         distance: d,
         lower_bound: d,
@@ -422,20 +428,11 @@ fn on_plane(
         Ok(super::RayCast { hit: Some(hit), .. }) if !hit.inside => hit,
         _ => return None,
     };
-    let pb = hit.point;
-    let d = (pb - pa).dot(n);
+    let d = (hit.point - pa).dot(n);
     if d.is_nan() || d > margin {
         return None;
     }
-    Some(Contact {
-        distance: d,
-        lower_bound: d,
-        upper_bound: d,
-        normal: n,
-        point_a: pb - n * d,
-        point_b: pb,
-        ..*c
-    })
+    Some(at_height(n, hit.point, d, c))
 }
 
 /// B as a ball: its centre (world frame) and radius, when its core is a point (a
