@@ -390,18 +390,22 @@ pub const NORMAL_LENGTH_TOLERANCE: Real = 1e-3;
 /// zero area.
 pub const DEGENERATE_TRIANGLE: Real = 64.0 * EPSILON;
 
-/// Below this ratio `h / L` of a triangle's height over its longest edge (about `√ε`),
-/// the closest point of the triangle to a point in its face region is taken from its
-/// edges rather than by projecting on its plane: the plane's normal errs by about
-/// `ε / (h / L)` rad, the nearest edge point by at most `h`, and both come to about
-/// `√ε L` here (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
+/// Below this sine of a triangle's largest corner angle (the angle between its two
+/// shorter edges; about `√ε`), the closest point of the triangle to a point in its face
+/// region is taken from its edges rather than by projecting on its plane: the plane's
+/// normal, the cross product of those edges, errs by about `ε / sin θ` rad, the nearest
+/// edge point by at most the triangle's height, below `sin θ L / 4`, and both come to
+/// about `√ε L` here. A right-angled sliver (`sin θ = 1`) always projects
+/// (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
 #[cfg(not(minkowski_f64))]
 pub const SLIVER_TRIANGLE: Real = 1.0 / 4096.0;
-/// Below this ratio `h / L` of a triangle's height over its longest edge (about `√ε`),
-/// the closest point of the triangle to a point in its face region is taken from its
-/// edges rather than by projecting on its plane: the plane's normal errs by about
-/// `ε / (h / L)` rad, the nearest edge point by at most `h`, and both come to about
-/// `√ε L` here (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
+/// Below this sine of a triangle's largest corner angle (the angle between its two
+/// shorter edges; about `√ε`), the closest point of the triangle to a point in its face
+/// region is taken from its edges rather than by projecting on its plane: the plane's
+/// normal, the cross product of those edges, errs by about `ε / sin θ` rad, the nearest
+/// edge point by at most the triangle's height, below `sin θ L / 4`, and both come to
+/// about `√ε L` here. A right-angled sliver (`sin θ = 1`) always projects
+/// (`query/pair/point_triangle.rs`). 2⁻¹² (f32), 2⁻²⁶ (f64).
 #[cfg(minkowski_f64)]
 pub const SLIVER_TRIANGLE: Real = 1.0 / 67_108_864.0;
 

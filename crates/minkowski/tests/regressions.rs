@@ -1568,3 +1568,180 @@ fn static_contact_touching_within_rounding_has_a_unit_normal() {
     let gap = c.point_b - c.point_a - c.normal * c.distance;
     assert!(gap.length() < 1e-2, "{c:?}");
 }
+
+/// Regression (`statics` fuzz target, f32): a point on a flat heightfield whose cells are
+/// slivers (43 × 0.0103) was answered 2.6e-3 from it, and did not intersect it, although
+/// it lay on its surface. A cell's halves are right-angled slivers, and the point–triangle
+/// closed form answered such a triangle's nearest edge point instead of projecting on its
+/// plane. Oracle: points on the flat surface, or at a known height above it (beyond the
+/// touching floor, about 1e-3 here), the exact distance.
+#[test]
+fn points_on_a_field_of_sliver_cells_touch_it() {
+    use minkowski::query::compound::Collider;
+    use minkowski::query::{static_dispatch, QueryOptions};
+    use minkowski::shape::{HeightField, Sphere, StaticShape};
+    let (cols, rows, cell) = (8, 4, [43.2, 0.0103]);
+    let origin = Vector::new(
+        -cell[0] * (cols - 1) as Real / 2.0,
+        0.0,
+        -cell[1] * (rows - 1) as Real / 2.0,
+    );
+    let samples = vec![Some(0.0); rows * cols];
+    let field = HeightField::new(rows, cols, &samples, cell, origin).unwrap();
+    let s = StaticShape::from(field);
+    let pose_s = Pose::new(Rotation::IDENTITY, Vector::new(75.6, 0.0, 0.0)).unwrap();
+    let point = Collider::from(Shape::from(Sphere::new(0.0).unwrap()));
+    let opts = QueryOptions::default();
+    let mut rng = Rng::new(41);
+    for k in 0..400 {
+        let x = 75.6 + rng.range(-140.0, 140.0) as Real;
+        let z = rng.range(-0.015, 0.015) as Real;
+        let y = if k % 2 == 0 {
+            0.0
+        } else {
+            rng.range(0.01, 1.0) as Real
+        };
+        let at = Pose::new(Rotation::IDENTITY, Vector::new(x, y, z)).unwrap();
+        let cp = static_dispatch::closest_points(&s, &pose_s, &point, &at, &opts);
+        assert!(
+            (cp.distance - y).abs() <= 1e-4,
+            "{k}: ({x}, {y}, {z}) {cp:?}"
+        );
+        if y == 0.0 {
+            assert!(
+                static_dispatch::intersects(&s, &pose_s, &point, &at, &opts),
+                "{k}: ({x}, 0, {z}) on the surface, not intersecting"
+            );
+        }
+    }
+}
+
+/// Regression (`statics` fuzz target, f64): a point moving in the plane of a flat strip of
+/// sliver triangles (0.0011 × 10), towards its boundary edge, was not stopped at the
+/// target distance from that edge: each triangle's hit came with the edge's outward
+/// normal, which the ghost rules read as the face's (every corner lay within the feature
+/// tie, a thousandth of the triangle's length, along it), replaced by the face normal and
+/// dropped, since the motion is along the face. The tie is now relative to the sliver's
+/// width when it would take in all three corners. Oracle: the point's distance to the
+/// edge, `x − w`, falls linearly: `toi = (x₀ − w − target) / speed`.
+#[test]
+fn points_cast_edgewise_at_a_strip_of_slivers_stop_at_its_edge() {
+    use minkowski::query::compound::Collider;
+    use minkowski::query::{static_dispatch, Motion, QueryOptions};
+    use minkowski::shape::{Sphere, StaticShape, TriMesh, TriMeshFlags};
+    let mut rng = Rng::new(43);
+    let point = Collider::from(Shape::from(Sphere::new(0.0).unwrap()));
+    for k in 0..200 {
+        let length: Real = 10.0;
+        let w = length * (10.0 as Real).powf(rng.range(-5.0, -2.0) as Real);
+        let vertices = vec![
+            Vector::new(0.0, 0.0, -length / 2.0),
+            Vector::new(w, 0.0, -length / 2.0),
+            Vector::new(w, 0.0, length / 2.0),
+            Vector::new(0.0, 0.0, length / 2.0),
+        ];
+        let flags = if k % 2 == 0 {
+            TriMeshFlags::NONE
+        } else {
+            TriMeshFlags::ONE_SIDED
+        };
+        let mesh = TriMesh::new(vertices, vec![[0, 2, 1], [0, 3, 2]], flags).unwrap();
+        let s = StaticShape::from(mesh);
+        let x0 = w + rng.range(0.05, 1.0) as Real;
+        let z0 = rng.range(-2.0, 2.0) as Real;
+        let target = rng.range(0.0, 0.02) as Real;
+        let speed = rng.range(0.5, 2.0) as Real;
+        let velocity = Vector::new(-speed, 0.0, rng.range(-0.2, 0.2) as Real);
+        let at = Pose::new(Rotation::IDENTITY, Vector::new(x0, 0.0, z0)).unwrap();
+        let cast = static_dispatch::cast(
+            &s,
+            &Pose::IDENTITY,
+            Motion::ZERO,
+            &point,
+            &at,
+            Motion::linear(velocity),
+            4.0,
+            target,
+            &QueryOptions::default(),
+        )
+        .unwrap();
+        let want = (x0 - w - target) / speed;
+        assert!(
+            cast.hit && (cast.toi - want).abs() <= 1e-4 * want.max(1.0),
+            "{k}: strip {w} wide, from x = {x0}, target {target}: {cast:?}, want toi {want}"
+        );
+        assert!(cast.normal.x > 0.999, "{k}: {cast:?}");
+    }
+}
+
+/// Regression (`statics` fuzz target, f32): a long segment lying nearly in the plane of
+/// a two-sided open mesh, its centre a little behind the plane and its near end a little
+/// in front, moving edgewise towards the mesh's boundary edge, was never stopped: every
+/// triangle's hit had the rim's normal from the front, the rules read the side from the
+/// centre (behind) and found that normal off the rim's arc from behind, replaced it by
+/// the back face's normal and dropped the hit (the motion is along the face). A
+/// two-sided set's rim now carries a normal from the side it points to. Oracle: the end's
+/// distance to the edge line, `√(g² + y²)` with `g` the gap along the motion and `y` the
+/// end's height, gives `toi = (g₀ − √(target² − y²)) / speed`.
+#[test]
+fn segments_cast_edgewise_at_a_two_sided_mesh_stop_at_its_rim() {
+    use minkowski::query::compound::Collider;
+    use minkowski::query::{static_dispatch, Motion, QueryOptions};
+    use minkowski::shape::{Segment, StaticShape, TriMesh, TriMeshFlags};
+    // A flat 4 × 4 grid of cells over [−5, 5]², in the plane y = 0, two-sided.
+    let (n, half) = (4usize, 5.0 as Real);
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let at = |k: usize| -half + 2.0 * half * k as Real / n as Real;
+            vertices.push(Vector::new(at(j), 0.0, at(i)));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+            indices.push([k(i, j), k(i + 1, j), k(i + 1, j + 1)]);
+            indices.push([k(i, j), k(i + 1, j + 1), k(i, j + 1)]);
+        }
+    }
+    let s = StaticShape::from(TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap());
+    let mut rng = Rng::new(47);
+    for k in 0..300 {
+        let (h, beta) = (2.0 as Real, rng.range(0.01, 0.05) as Real);
+        let rise = h * beta.sin();
+        // The centre `delta` behind the plane, the near end `rise − delta` in front; the
+        // whole picture mirrored through the plane for odd `k`.
+        let delta = rng.range(0.2, 0.8) as Real * rise;
+        let sign: Real = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let y_end = rise - delta;
+        let axis = Vector::new(0.0, sign * beta.sin(), beta.cos()) * h;
+        let segment = Collider::from(Shape::from(Segment::new(-axis, axis).unwrap()));
+        let g0 = rng.range(0.5, 2.0) as Real;
+        let centre = Vector::new(
+            rng.range(-3.0, 3.0) as Real,
+            -sign * delta,
+            -half - g0 - axis.z,
+        );
+        let target = y_end + rng.range(0.01, 0.2) as Real;
+        let speed = rng.range(0.5, 2.0) as Real;
+        let at = Pose::new(Rotation::IDENTITY, centre).unwrap();
+        let cast = static_dispatch::cast(
+            &s,
+            &Pose::IDENTITY,
+            Motion::ZERO,
+            &segment,
+            &at,
+            Motion::linear(Vector::new(0.0, 0.0, speed)),
+            4.0,
+            target,
+            &QueryOptions::default(),
+        )
+        .unwrap();
+        let want = (g0 - (target * target - y_end * y_end).sqrt()) / speed;
+        assert!(
+            cast.hit && (cast.toi - want).abs() <= 1e-4 * (1.0 + want),
+            "{k}: end {y_end} off the plane, gap {g0}, target {target}: {cast:?}, want toi {want}"
+        );
+    }
+}

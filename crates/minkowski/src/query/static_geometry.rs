@@ -36,13 +36,17 @@
 //!    face when `n` is within [`tolerance::ACTIVE_EDGE_ANGLE`] of the face normal, else
 //!    the triangle's support feature along `n`'s tangential part (an edge when two
 //!    corners tie within [`tolerance::FEATURE_TIE`] of the triangle's size, else a
-//!    vertex).
+//!    vertex; on a sliver thinner than that along the tangent, the tie is relative to
+//!    that width instead, since a normal this far from the face's is on the rim).
 //! 2. `n` is kept only when that feature may carry it: an *active* edge (a convex crease
 //!    sharper than the angle, or a boundary; see [`crate::shape::triangle_set`]) with
-//!    `n` inside its arc, or an active vertex. Otherwise `n` is replaced by the face's
-//!    normal (the side B is on; always the outside for a one-sided set), and the
-//!    distance is B's separation from the face's plane along it, from B's support point:
-//!    exact for a shape resting on a face, whichever triangle's edge it also touches.
+//!    `n` inside its arc, or an active vertex, seen from the side B's centre is on (on a
+//!    two-sided set, also from the other side when `n` points there: a shape nearly in
+//!    the plane may touch the rim from the front with its centre behind). Otherwise `n`
+//!    is replaced by the face's normal (the side B is on; always the outside for a
+//!    one-sided set), and the distance is B's separation from the face's plane along
+//!    it, from B's support point: exact for a shape resting on a face, whichever
+//!    triangle's edge it also touches.
 //!    A face contact is snapped to the exact face normal the same way.
 //! 3. **Voided features** (the rule Jolt's "enhanced internal edge removal" uses, written
 //!    here for any number of sets): a contact left on an edge or vertex whose corners are
@@ -213,6 +217,15 @@ fn classify(t: &MeshTriangle, n: Vector) -> TriangleFeature {
     };
     let tie = tolerance::FEATURE_TIE * size;
     let near = [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie];
+    // All three within the tie: a sliver thinner along `d` than the tie. `n` is far from
+    // the face normal, so the contact is on the triangle's rim, never its face: the tie
+    // is then taken relative to the triangle's width along `d` instead.
+    let near = if near == [true, true, true] {
+        let tie = tolerance::FEATURE_TIE * (top - h[0].min(h[1]).min(h[2]));
+        [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie]
+    } else {
+        near
+    };
     match near {
         [true, true, true] => TriangleFeature::Face,
         [true, true, false] => TriangleFeature::Edge(0),
@@ -273,6 +286,30 @@ fn allowed(
             active && in_vertex_cone(t, k, n, front)
         }
     }
+}
+
+/// The side (±1) from which `feature` of `t` carries the unit normal `n` (set frame)
+/// under rule 2 of the module notes, or `None` when the normal goes to the face (always
+/// for the face itself): the side B's centre is on (`side`), or, on a two-sided set, the
+/// other side when `n` points there. A shape whose centre lies a little behind the plane
+/// may still touch the rim from the front — a segment lying nearly in the plane of an
+/// open mesh, against its boundary edge — and that normal is on the rim's arc from the
+/// front, not from behind.
+fn carrying_side(
+    set: &dyn TriangleSet,
+    t: &MeshTriangle,
+    feature: TriangleFeature,
+    n: Vector,
+    side: Real,
+) -> Option<Real> {
+    if feature == TriangleFeature::Face {
+        return None;
+    }
+    if allowed(set, t, feature, n, side > 0.0) {
+        return Some(side);
+    }
+    let other_side = n.dot(t.normal) * side < 0.0;
+    (!set.one_sided() && other_side && allowed(set, t, feature, n, side < 0.0)).then_some(-side)
 }
 
 /// The normal across edge `k` of `t` on side `s` (±1): the neighbour's, or on the
@@ -884,7 +921,7 @@ fn triangle_contact(
     } else {
         classify(t, n)
     };
-    if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
+    if let Some(side) = carrying_side(set, t, feature, n, side) {
         return Outcome::Kept(c, feature, side);
     }
     let face = match ball {
@@ -1418,7 +1455,7 @@ fn ball_edge(
             }
             None => return (Outcome::Apart, t),
         }
-        if allowed(set, &t, feature, n, side > 0.0) {
+        if let Some(side) = carrying_side(set, &t, feature, n, side) {
             return (Outcome::Kept(c, feature, side), t);
         }
     }
@@ -1995,7 +2032,7 @@ fn ghost_free(
     } else {
         classify(t, n)
     };
-    if feature != TriangleFeature::Face && allowed(set, t, feature, n, side > 0.0) {
+    if carrying_side(set, t, feature, n, side).is_some() {
         return Some(hit);
     }
     let face = pose_t.transform_vector(t.normal * side);

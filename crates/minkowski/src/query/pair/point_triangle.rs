@@ -13,11 +13,16 @@
 //! fraction `r = h / L` of its longest edge `L` those err by about `ε / r²`, and on an
 //! exactly collinear triangle they are noise (a point 154 from a collinear triangle
 //! came out 0.006 nearer in one argument order than in the other). The projection errs
-//! by the normal's angle, about `ε / r` when `n` is the cross product of the two
-//! shorter edges; the nearest point of the three edges errs by at most `h = r L` (the
-//! triangle lies within `h` of its longest edge). So the face region projects when
-//! `r` exceeds [`SLIVER_TRIANGLE`] (`≈ √ε`, where both errors are about `√ε L`), and
-//! answers the nearest edge point otherwise, as it does for a triangle without area.
+//! by the normal's angle. With `n` the cross product of the two shorter edges `u` and
+//! `v`, each computed to its own relative rounding, that angle is about `ε / sin θ`,
+//! where `sin θ = |n| / (|u| |v|)` is the sine of the largest corner angle (at least
+//! 60°). A sliver is bad for the projection only when that corner is nearly flat (an
+//! obtuse needle, `sin θ ≈ 4 r`); a right-angled sliver (a heightfield cell's half,
+//! `sin θ = 1` however thin) projects as well as any triangle. The nearest point of the
+//! three edges errs by at most `h = r L` (the triangle lies within `h` of its longest
+//! edge), below `sin θ L / 4` for the needle. So the face region projects when `sin θ`
+//! exceeds [`SLIVER_TRIANGLE`] (`≈ √ε`, where both errors are about `√ε L`), and answers
+//! the nearest edge point otherwise, as it does for a triangle without area.
 //!
 //! The signed distance of a ball of radius `m` about `p` from the (solid, flat) triangle
 //! is `|p − q| − m`; when `p` lies on the triangle (`q = p`) the normal is the face
@@ -80,16 +85,19 @@ pub(crate) fn closest_point(p: Point, a: Point, b: Point, c: Point) -> Point {
         ac.length_squared(),
         bc_s.length_squared(),
     );
-    // The normal from the two shorter edges (the corner opposite the longest one).
-    let (n, longest) = if lbc >= lab && lbc >= lac {
-        (ab.cross(ac), lbc)
+    // The normal from the two shorter edges (the corner opposite the longest one), and
+    // the product of their lengths, so that `|n| / product` is the sine of their angle.
+    let (n, product) = if lbc >= lab && lbc >= lac {
+        (ab.cross(ac), lab * lac)
     } else if lab >= lac {
-        (ac.cross(bc_s), lab)
+        (ac.cross(bc_s), lac * lbc)
     } else {
-        (ab.cross(bc_s), lac)
+        (ab.cross(bc_s), lab * lbc)
     };
     match normalize_robust(n) {
-        Some(n_hat) if n.length() > SLIVER_TRIANGLE * longest => p - n_hat * n_hat.dot(p - a),
+        Some(n_hat) if n.length() > SLIVER_TRIANGLE * product.sqrt() => {
+            p - n_hat * n_hat.dot(p - a)
+        }
         _ => nearest_on_edges(p, a, b, c),
     }
 }
@@ -260,6 +268,56 @@ mod tests {
             assert!(
                 d <= want + 1e-5 && d >= want - 0.02,
                 "{k}: {d} against {want}"
+            );
+        }
+    }
+
+    /// Regression (`statics` fuzz target): a heightfield's cell halves are right-angled
+    /// slivers (cells 43 × 0.01), and a point lying on one was answered the nearest edge
+    /// point, 2.6e-3 away, so a point on the field's surface did not touch it. The
+    /// sliver rule now reads the largest corner's angle, not the height: right-angled
+    /// slivers project. Oracle: points built at a known distance `d` along the face's
+    /// normal from a known point `q` inside the triangle, with legs thinner than
+    /// [`SLIVER_TRIANGLE`] of their length; the answer must be `q`, to rounding.
+    #[test]
+    fn right_angled_slivers_project_on_their_plane() {
+        let mut seed = 23u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as Real / (1u64 << 53) as Real
+        };
+        for k in 0..3000 {
+            let long = (10.0 as Real).powf(rnd() * 6.0 - 3.0);
+            let short = long * SLIVER_TRIANGLE * (10.0 as Real).powf(-rnd() * 1.5);
+            let a = Vector::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * long;
+            // Legs along x and z, as in a heightfield, tilted in y by up to 45°.
+            let (tilt_u, tilt_v) = (rnd() - 0.5, rnd() - 0.5);
+            let (ends, legs) = (
+                a + Vector::new(long, tilt_u * long, 0.0),
+                a + Vector::new(0.0, tilt_v * short, short),
+            );
+            // The legs as stored (the corners' rounding moves the short one by up to
+            // `ε |a|`, a large part of it): the oracle is the stored triangle.
+            let (u, v) = (ends - a, legs - a);
+            let (b, c) = if k % 2 == 0 {
+                (ends, legs)
+            } else {
+                (legs, ends)
+            };
+            // A point inside, well away from every edge relative to the short leg.
+            let (s, t) = (0.2 + 0.4 * rnd(), 0.25 + 0.15 * rnd());
+            let q = a + u * s + v * t;
+            let n = u.cross(v).normalize();
+            let d = long * rnd() * if k % 3 == 0 { 0.0 } else { 1.0 };
+            let p = q + n * if k % 4 < 2 { d } else { -d };
+            let got = closest_point(p, a, b, c);
+            let tol = 64.0 * EPSILON * (a.abs().max_element() + long + d);
+            assert!(
+                (got - q).length() <= tol,
+                "{k}: {got:?} for {q:?} ({} off, tolerance {tol}, short leg {short})",
+                (got - q).length()
             );
         }
     }
