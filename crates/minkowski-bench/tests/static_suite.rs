@@ -13,8 +13,8 @@ use minkowski_bench::peers::statics::{static_methods, RayAnswer};
 use minkowski_bench::peers::{Spec, OURS};
 use minkowski_bench::static_oracle::{field_box_depth, pair_depth, OrientedBox};
 use minkowski_bench::static_suite::{
-    field_first_hit, field_rays, pose_parts, support, Field, Geometry, Mesh, RayKind, Slide,
-    Terrain, GHOST_TOLERANCE, RIDGE_SLOPE, SLIDE_DEPTH,
+    field_contacts, field_first_hit, field_rays, pose_parts, support, Field, Geometry, Mesh,
+    RayKind, Slide, Terrain, GHOST_TOLERANCE, RIDGE_SLOPE, SLIDE_DEPTH,
 };
 
 #[test]
@@ -242,4 +242,71 @@ fn minkowski_box_depth_is_the_oracles_on_the_gross_rows() {
             "{n}: {deepest} vs oracle {truth}"
         );
     }
+}
+
+/// No box sinks below one triangle's depth: on the report's hills placements,
+/// minkowski's deepest box contact is at least the deepest two-sided penetration of a
+/// single triangle (the oracle's [`pair_depth`], a lower bound of the box's depth in
+/// the surface). At the 64² placement below a bump of the surface pokes into the box's
+/// face and every triangle around it had its contact rejected (an inner edge's normal,
+/// nothing of the box over the face) while a neighbour kept a shallow face contact:
+/// minkowski said 0.0099 where one triangle alone is 0.0504 deep (the oracle: 0.0590).
+#[test]
+fn minkowski_boxes_are_no_shallower_than_one_triangle() {
+    let half = [0.5, 0.4, 0.3];
+    let spec = Spec::Box(half.map(|h| h as minkowski::Real));
+    let ours = static_methods()
+        .into_iter()
+        .find(|m| m.name() == OURS)
+        .unwrap();
+    let check =
+        |f: &Field, pose: [f64; 7], prober: &mut dyn minkowski_bench::peers::statics::Prober| {
+            let b = OrientedBox::at(half, &pose);
+            let (lo, hi) = (b.centre - DVec3::splat(1.0), b.centre + DVec3::splat(1.0));
+            let mut floor: f64 = 0.0;
+            let [cx, cz] = f.cell.map(|c| c as f64);
+            let (o, n) = (f.origin.map(|v| v as f64), f.rows);
+            let cells = |a: f64, b: f64, o: f64, c: f64| {
+                (((a - o) / c).floor().max(0.0) as usize).min(n - 2)
+                    ..(((b - o) / c).ceil().max(0.0) as usize).min(n - 1)
+            };
+            for i in cells(lo.z, hi.z, o[2], cz) {
+                for j in cells(lo.x, hi.x, o[0], cx) {
+                    for t in f.cell_triangles(i, j) {
+                        floor = floor.max(pair_depth(&b, &t).unwrap_or(0.0));
+                    }
+                }
+            }
+            let deepest = prober
+                .contacts(&pose.map(|v| v as minkowski::Real))
+                .iter()
+                .map(|c| -c.dist)
+                .fold(0.0, f64::max);
+            let at = b.centre.length();
+            assert!(
+                deepest >= floor - 1e-5 * (1.0 + at),
+                "{pose:?}: {deepest} < one triangle's {floor}"
+            );
+            (floor > 0.0) as usize
+        };
+    let f = Field::terrain(64, Terrain::Hills, 164);
+    let built = ours
+        .build(Geometry::Field(&f))
+        .expect("minkowski builds fields");
+    let mut prober = built.target.prober(&spec).expect("box contacts");
+    let row = [
+        -5.255831,
+        0.8034383,
+        12.624924,
+        -0.9713485,
+        -0.05120289,
+        -0.050235804,
+        0.226576,
+    ];
+    check(&f, row, &mut *prober);
+    let mut sunk = 0;
+    for p in field_contacts(&f, std::slice::from_ref(&spec), 300, 0.02, 647) {
+        sunk += check(&f, p.pose.map(|v| v as f64), &mut *prober);
+    }
+    assert!(sunk > 200, "only {sunk} of 300 boxes touch");
 }
