@@ -272,6 +272,7 @@ impl Cloud2d {
 pub mod cast_suite;
 pub mod peers;
 pub mod reference;
+pub mod static_oracle;
 pub mod static_suite;
 pub mod suite;
 pub mod terrain_suite;

@@ -1,7 +1,8 @@
 //! The static report's scenarios and checks without peers (CI runs this in both
 //! precisions): the triangulation the peers are told about, the planar-cell terrain,
 //! the ghost rule, the slide placements, and minkowski's heightfield rays against the
-//! exact reference.
+//! exact reference; the box-depth oracle, and minkowski's box depth against it on the
+//! placements where parry3d's differs (issue 20's gross rows).
 #![allow(clippy::unnecessary_cast)]
 
 #[cfg(feature = "f64")]
@@ -10,9 +11,10 @@ extern crate minkowski_f64 as minkowski;
 use glam::{DQuat, DVec3};
 use minkowski_bench::peers::statics::{static_methods, RayAnswer};
 use minkowski_bench::peers::{Spec, OURS};
+use minkowski_bench::static_oracle::{field_box_depth, pair_depth, OrientedBox};
 use minkowski_bench::static_suite::{
-    field_first_hit, field_rays, pose_parts, support, Field, Geometry, Mesh, RayKind, Slide,
-    Terrain, GHOST_TOLERANCE, RIDGE_SLOPE, SLIDE_DEPTH,
+    field_contacts, field_first_hit, field_rays, pose_parts, support, Field, Geometry, Mesh,
+    RayKind, Slide, Terrain, GHOST_TOLERANCE, RIDGE_SLOPE, SLIDE_DEPTH,
 };
 
 #[test]
@@ -148,4 +150,163 @@ fn minkowski_heightfield_rays_hit_the_planar_cells_exactly() {
         }
     }
     assert!(hits > 60, "{hits} hits of 120");
+}
+
+/// The oracle on a flat field, where the answer is known: a tilted box whose lowest
+/// corner is `d` below the surface is `d` deep, straight up; one triangle alone is
+/// no deeper.
+#[test]
+fn the_box_oracle_on_a_flat_field() {
+    let f = Field::flat(9, 9, [0.5, 0.5], [-2.0, 0.0, -2.0]);
+    // (Exact in f32 too: `support` takes the suite's precision.)
+    let half = [0.5, 0.375, 0.25];
+    for (k, d) in [0.003, 0.02, 0.1].into_iter().enumerate() {
+        let q = DQuat::from_euler(glam::EulerRot::XYZ, 0.3 + k as f64, 0.7, -0.2 * k as f64);
+        let low = support(&Spec::Box(half.map(|h| h as minkowski::Real)), q, -DVec3::Y);
+        let c = DVec3::new(0.1 * k as f64, low - d, -0.2);
+        let pose = [c.x, c.y, c.z, q.x, q.y, q.z, q.w];
+        let b = OrientedBox::at(half, &pose);
+        let (depth, dir) = field_box_depth(&f, &b).expect("sunk");
+        assert!((depth - d).abs() < 1e-9, "{d}: {depth}");
+        assert!(dir.y > 1.0 - 1e-9, "{d}: {dir}");
+        for i in 0..8 {
+            for j in 0..8 {
+                for t in f.cell_triangles(i, j) {
+                    assert!(pair_depth(&b, &t).is_none_or(|p| p <= d + 1e-9));
+                }
+            }
+        }
+    }
+    let above = OrientedBox::at(half, &[0.0, 0.45, 0.0, 0.0, 0.0, 0.0, 1.0]);
+    assert!(field_box_depth(&f, &above).is_none());
+}
+
+/// Issue 20's gross box rows: at these placements on the hills minkowski's deepest
+/// contact is 1e-2 to 2e-2 deeper than parry3d's `query::contact`. The oracle (the
+/// box's depth in the one-sided surface as a whole) has minkowski's depth: parry3d's
+/// deepest single-triangle contact leaves sideways through an inner edge, a shorter way
+/// out of that triangle but not out of the surface.
+#[test]
+fn minkowski_box_depth_is_the_oracles_on_the_gross_rows() {
+    let half = [0.5, 0.4, 0.3];
+    let rows: [(usize, [f64; 7], f64); 2] = [
+        (
+            1024,
+            [
+                -42.538887,
+                -0.68979454,
+                4.153726,
+                0.1696318,
+                -0.9528305,
+                -0.13369757,
+                -0.21322314,
+            ],
+            0.0885,
+        ),
+        (
+            64,
+            [
+                -1.8309853,
+                -0.054988798,
+                -8.806147,
+                -0.5417184,
+                -0.19646257,
+                -0.053904183,
+                0.8154986,
+            ],
+            0.1720,
+        ),
+    ];
+    let ours = static_methods()
+        .into_iter()
+        .find(|m| m.name() == OURS)
+        .unwrap();
+    for (n, pose, parry) in rows {
+        let f = Field::terrain(n, Terrain::Hills, 100 + n as u64);
+        let (truth, _) = field_box_depth(&f, &OrientedBox::at(half, &pose)).expect("sunk");
+        assert!(truth > parry + 1e-2, "{n}: oracle {truth}");
+        let built = ours
+            .build(Geometry::Field(&f))
+            .expect("minkowski builds fields");
+        let mut prober = built
+            .target
+            .prober(&Spec::Box(half.map(|h| h as minkowski::Real)))
+            .expect("box contacts");
+        let deepest = prober
+            .contacts(&pose.map(|v| v as minkowski::Real))
+            .iter()
+            .map(|c| -c.dist)
+            .fold(0.0, f64::max);
+        assert!(
+            (deepest - truth).abs() < 1e-5 * 50.0,
+            "{n}: {deepest} vs oracle {truth}"
+        );
+    }
+}
+
+/// No box sinks below one triangle's depth: on the report's hills placements,
+/// minkowski's deepest box contact is at least the deepest two-sided penetration of a
+/// single triangle (the oracle's [`pair_depth`], a lower bound of the box's depth in
+/// the surface). At the 64² placement below a bump of the surface pokes into the box's
+/// face and every triangle around it had its contact rejected (an inner edge's normal,
+/// nothing of the box over the face) while a neighbour kept a shallow face contact:
+/// minkowski said 0.0099 where one triangle alone is 0.0504 deep (the oracle: 0.0590).
+#[test]
+fn minkowski_boxes_are_no_shallower_than_one_triangle() {
+    let half = [0.5, 0.4, 0.3];
+    let spec = Spec::Box(half.map(|h| h as minkowski::Real));
+    let ours = static_methods()
+        .into_iter()
+        .find(|m| m.name() == OURS)
+        .unwrap();
+    let check =
+        |f: &Field, pose: [f64; 7], prober: &mut dyn minkowski_bench::peers::statics::Prober| {
+            let b = OrientedBox::at(half, &pose);
+            let (lo, hi) = (b.centre - DVec3::splat(1.0), b.centre + DVec3::splat(1.0));
+            let mut floor: f64 = 0.0;
+            let [cx, cz] = f.cell.map(|c| c as f64);
+            let (o, n) = (f.origin.map(|v| v as f64), f.rows);
+            let cells = |a: f64, b: f64, o: f64, c: f64| {
+                (((a - o) / c).floor().max(0.0) as usize).min(n - 2)
+                    ..(((b - o) / c).ceil().max(0.0) as usize).min(n - 1)
+            };
+            for i in cells(lo.z, hi.z, o[2], cz) {
+                for j in cells(lo.x, hi.x, o[0], cx) {
+                    for t in f.cell_triangles(i, j) {
+                        floor = floor.max(pair_depth(&b, &t).unwrap_or(0.0));
+                    }
+                }
+            }
+            let deepest = prober
+                .contacts(&pose.map(|v| v as minkowski::Real))
+                .iter()
+                .map(|c| -c.dist)
+                .fold(0.0, f64::max);
+            let at = b.centre.length();
+            assert!(
+                deepest >= floor - 1e-5 * (1.0 + at),
+                "{pose:?}: {deepest} < one triangle's {floor}"
+            );
+            (floor > 0.0) as usize
+        };
+    let f = Field::terrain(64, Terrain::Hills, 164);
+    let built = ours
+        .build(Geometry::Field(&f))
+        .expect("minkowski builds fields");
+    let mut prober = built.target.prober(&spec).expect("box contacts");
+    let row = [
+        -5.255831,
+        0.8034383,
+        12.624924,
+        -0.9713485,
+        -0.05120289,
+        -0.050235804,
+        0.226576,
+    ];
+    check(&f, row, &mut *prober);
+    let mut sunk = 0;
+    for p in field_contacts(&f, std::slice::from_ref(&spec), 300, 0.02, 647) {
+        sunk += check(&f, p.pose.map(|v| v as f64), &mut *prober);
+    }
+    assert!(sunk > 200, "only {sunk} of 300 boxes touch");
 }

@@ -55,6 +55,13 @@
 //!    shared rim edges are each other's boundary and hence active — is snapped to its
 //!    face normal too. A box straddling the seam of two flat fields then gets "up" from
 //!    both.
+//! 4. **Bumps.** A contact step 2 cannot snap (nothing of B over the face along its
+//!    normal) is left to the neighbours. When it is deeper than every contact kept, a
+//!    bump of the surface pokes into B's face beside B's lowest point, and the
+//!    neighbours say too little: the deepest such triangle then stands with its face
+//!    normal and the depth B must move along it to leave the triangle (`through_face`,
+//!    a cast). Never on flat ground, where the face under B's lowest point is the
+//!    deepest.
 //!
 //! Ruled out by measurement-free reasoning and kept for the note: pseudo-normals alone
 //! (angle-weighted vertex normals) leave the edge of a flat tiling with a normal exactly
@@ -470,6 +477,45 @@ fn on_plane(
         return None;
     }
     Some(at_height(n, hit.point, d, c))
+}
+
+/// B's contact with `t` (at `pose_t`, B on its front) along the face's outward normal
+/// `n`: how far B must move along `n` to be apart from the triangle, as a contact of
+/// that depth along `n` (B's point that leaves the triangle last, and its foot on the
+/// triangle); status and method from `c`. Worked out as a cast: B set back along `n`
+/// past the triangle's plane by its own extent, where they are apart, and cast along
+/// `−n` into contact. `None` when B is not below the face's plane, the cast misses (B
+/// does not overlap the triangle) or its distance is above `margin`.
+fn through_face(
+    t: &MeshTriangle,
+    pose_t: &Pose,
+    (b, pose_b): (&Shape, &Pose),
+    c: &Contact,
+    margin: Real,
+    options: &QueryOptions,
+) -> Option<Contact> {
+    let tri = triangle_shape(t)?;
+    let n = pose_t.transform_vector(t.normal);
+    let plane = pose_t.transform_point(t.vertices[0]).dot(n);
+    let below = plane - support_along(b, pose_b, -n).dot(n);
+    if below.is_nan() || below <= 0.0 {
+        return None;
+    }
+    let reach = 2.0 * below;
+    let start = pose_b.translated(n * reach).ok()?;
+    let mut input = CastInput::new(
+        ShapePair::new(&tri, *pose_t, b, start),
+        Motion::ZERO,
+        Motion::linear(-n),
+    );
+    input.max_toi = reach;
+    let hit = cast_shapes(&input, options).ok().filter(|h| h.hit)?;
+    let d = hit.toi - reach;
+    if d.is_nan() || d > margin {
+        return None;
+    }
+    let back = n * (reach - hit.toi);
+    Some(at_height(n, hit.point_b - back, d, c))
 }
 
 /// B as a ball: its centre (world frame) and radius, when its core is a point (a
@@ -1132,6 +1178,40 @@ fn items(
         rejected
     };
     void_internal_features(out, &mut ws.voided, &mut ws.edge_ends, b, pose_b, margin);
+    // A rejected contact deeper than every kept one: a bump of the surface pokes into
+    // B's face while B's lowest point along the bump's faces lies beside them, so their
+    // clips along the face normal are empty; the kept contacts are shallower ones
+    // around it, and B would sink by the difference. The deepest such triangle
+    // stands with the depth B must move along its face normal to leave it.
+    let shallowest_kept = out
+        .iter()
+        .map(|i| i.out.contact.distance)
+        .fold(Real::INFINITY, Real::min);
+    if let Some(item) = rejected.as_ref().filter(|i| {
+        !out.is_empty() && !i.into_solid && i.side > 0.0 && i.out.contact.distance < shallowest_kept
+    }) {
+        if let Some(c) = through_face(
+            &item.tri,
+            &item.pose,
+            (b, pose_b),
+            &item.out.contact,
+            margin,
+            options,
+        )
+        .filter(|c| c.distance < shallowest_kept)
+        {
+            out.push(Item {
+                out: TriangleContact {
+                    feature: TriangleFeature::Face,
+                    contact: c,
+                    ..item.out
+                },
+                manifold: Some(Manifold::single(&c)),
+                into_solid: false,
+                ..*item
+            });
+        }
+    }
     // B touches the geometry but every contact was left to a neighbour that has none
     // (B's tilted face on a convex ridge: its normal, B's face's, is outside the ridge
     // edge's arc, and no face lies under B): keep the deepest such contact as it is,
