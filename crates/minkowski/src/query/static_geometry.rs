@@ -1183,12 +1183,12 @@ fn items(
     // clips along the face normal are empty; the kept contacts are shallower ones
     // around it, and B would sink by the difference. The deepest such triangle
     // stands with the depth B must move along its face normal to leave it.
-    let shallowest_kept = out
+    let deepest_kept = out
         .iter()
         .map(|i| i.out.contact.distance)
         .fold(Real::INFINITY, Real::min);
     if let Some(item) = rejected.as_ref().filter(|i| {
-        !out.is_empty() && !i.into_solid && i.side > 0.0 && i.out.contact.distance < shallowest_kept
+        !out.is_empty() && !i.into_solid && i.side > 0.0 && i.out.contact.distance < deepest_kept
     }) {
         if let Some(c) = through_face(
             &item.tri,
@@ -1198,7 +1198,7 @@ fn items(
             margin,
             options,
         )
-        .filter(|c| c.distance < shallowest_kept)
+        .filter(|c| c.distance < deepest_kept)
         {
             out.push(Item {
                 out: TriangleContact {
