@@ -58,6 +58,7 @@ pub struct MapBox {
 
 impl MapBox {
     /// Whether the box meets the map cell `[i, i + 1] × [j, j + 1]` (closed).
+    #[inline]
     pub fn meets_cell(&self, i: u32, j: u32) -> bool {
         let (i, j) = (i as Real, j as Real);
         self.s_lo <= i + 1.0 && self.s_hi >= i && self.t_lo <= j + 1.0 && self.t_hi >= j
@@ -68,6 +69,7 @@ impl MapBox {
     /// Whether the box meets the half of the map on triangle `k`'s side of the diagonal
     /// of the quad whose first node is `(s0, t0)` (`k = 0`: `s − s0 ≥ t − t0`; `k = 1`:
     /// `s − s0 ≤ t − t0`; [`crate::terrain::Quad::triangles`]).
+    #[inline]
     pub fn meets_half(&self, s0: u32, t0: u32, k: usize) -> bool {
         let (s0, t0) = (s0 as Real, t0 as Real);
         if k == 0 {
@@ -133,6 +135,7 @@ impl MapFootprint {
     /// The height `h` of `x` over the base plane, and the box of map coordinates its
     /// backward projection onto this triangle can have, if it is in the triangle's solid
     /// (see the module notes).
+    #[inline]
     pub fn bound(&self, x: Point) -> (Real, MapBox) {
         let d = x - self.origin;
         let h = d.dot(self.normal);

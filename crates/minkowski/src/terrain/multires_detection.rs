@@ -285,7 +285,8 @@ pub fn detect_multires_staged(
         stack: Vec::new(),
         reached: Vec::new(),
         marks: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
-        maps: vec![None; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
+        maps: vec![[(0.0, NO_MAP); 2]; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
+        map_stamps: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
         stamp: 0,
     };
     let boxes: Vec<Option<Aabb>> = parts
@@ -353,6 +354,15 @@ pub fn detect_multires_staged(
 /// ([`crate::terrain::MapFootprint::bound`]).
 type VertexMaps = [(Real, MapBox); 2];
 
+/// The placeholder of [`Pass::maps`]' entries not yet computed (never read: an entry
+/// is read only under its current stamp).
+const NO_MAP: MapBox = MapBox {
+    s_lo: 0.0,
+    s_hi: 0.0,
+    t_lo: 0.0,
+    t_hi: 0.0,
+};
+
 /// One part, as the quads see it.
 struct PartJob<'a> {
     index: usize,
@@ -392,7 +402,10 @@ struct Pass<'a> {
     /// ([`crate::terrain::MapFootprint::bound`]), which do not depend on the texel;
     /// valid while stamped with [`Pass::stamp`] (a new part and quad takes a new stamp
     /// instead of clearing them).
-    maps: Vec<Option<(u32, VertexMaps)>>,
+    maps: Vec<VertexMaps>,
+    /// Per vertex of the current part: the stamp its entry of [`Pass::maps`] was
+    /// computed under (0: never).
+    map_stamps: Vec<u32>,
     /// The stamp of the current part and quad's entries in [`Pass::maps`].
     stamp: u32,
 }
@@ -501,7 +514,8 @@ impl Pass<'_> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Wrapped: entries of 2^32 visits ago could read as current.
-            self.maps.iter_mut().for_each(|m| *m = None);
+            self.map_stamps.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
         }
         // Vertex indices fit in u32: a part's vertices are a slice in memory, and more
         // than 2^32 of them is not a part any caller can build; clamp regardless.
@@ -546,7 +560,9 @@ impl Pass<'_> {
                 };
                 for i in from..to {
                     let v = self.reached[i] as usize;
-                    any |= self.texel_vertex(qv, part, floor, &texel, v);
+                    let maps = self.map_boxes(qv, v, part.vertices[v]);
+                    let bits = texel_bits(&maps, texel.in_tri, texel.ti, texel.tj, quad);
+                    any |= self.texel_vertex(qv, part, floor, &texel, v, &maps, bits);
                 }
                 continue;
             }
@@ -622,28 +638,30 @@ impl Pass<'_> {
         // The four texels, opened when a vertex first maps into one: `None` not yet,
         // `Some(None)` opened and missed by the part's box.
         let mut opened: [Option<Option<Texel<'_>>>; 4] = [None; 4];
+        // Which triangles each child lies in, `(0, 0), (1, 0), (0, 1), (1, 1)` order.
+        let children = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(dx, dy)| {
+            let (x, y) = (2 * cx + dx, 2 * cy + dy);
+            (x, y, [live[0] && y <= x, live[1] && y >= x])
+        });
         let mut any = false;
         for i in range {
             let v = self.reached[i] as usize;
             let p = part.vertices[v];
             let maps = self.map_boxes(qv, v, p);
-            for (c, (dx, dy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
-                let (x, y) = (2 * cx + dx, 2 * cy + dy);
-                let in_tri = [live[0] && y <= x, live[1] && y >= x];
-                let (ti, tj) = (quad.s + x, quad.t + y);
-                let maps_in = (0..2).any(|k| {
-                    in_tri[k]
-                        && maps[k].1.meets_cell(ti, tj)
-                        && maps[k].1.meets_half(quad.s, quad.t, k)
-                });
-                if !maps_in {
+            // The vertex's map box must meet the texel on one of its triangles' halves
+            // (the tests `texel_vertex` needs: computed once, for the four at once).
+            let all_bits = children_bits(&maps, &children, quad.s + 2 * cx, quad.t + 2 * cy, quad);
+            for (c, &(x, y, in_tri)) in children.iter().enumerate() {
+                let bits = all_bits[c];
+                if bits == 0 {
                     continue;
                 }
+                let (ti, tj) = (quad.s + x, quad.t + y);
                 let texel = *opened[c].get_or_insert_with(|| {
                     self.out.counters.volume_tests += 1;
                     self.stages.texel += 1;
                     let cell = &level.cells[(y * per_side + x) as usize];
-                    let (grown, _, _) = cell.floored(floor);
+                    let (grown, _) = cell.floored_box(floor);
                     grown.intersects(&part.aabb).then_some(Texel {
                         cell,
                         grown,
@@ -653,7 +671,7 @@ impl Pass<'_> {
                     })
                 });
                 if let Some(texel) = texel {
-                    any |= self.texel_vertex(qv, part, floor, &texel, v);
+                    any |= self.texel_vertex(qv, part, floor, &texel, v, &maps, bits);
                 }
             }
         }
@@ -662,21 +680,24 @@ impl Pass<'_> {
 
     /// Vertex `v`'s heights over the two base planes and map boxes
     /// ([`crate::terrain::MapFootprint::bound`]), computed once per part and quad.
-    fn map_boxes(&mut self, qv: &QuadTerrainVolumes, v: usize, p: Point) -> [(Real, MapBox); 2] {
-        match self.maps[v] {
-            Some((stamp, maps)) if stamp == self.stamp => maps,
-            _ => {
-                let footprints = qv.footprints();
-                let maps = [footprints[0].bound(p), footprints[1].bound(p)];
-                self.maps[v] = Some((self.stamp, maps));
-                maps
-            }
+    #[inline]
+    fn map_boxes(&mut self, qv: &QuadTerrainVolumes, v: usize, p: Point) -> VertexMaps {
+        if self.map_stamps[v] == self.stamp {
+            return self.maps[v];
         }
+        let footprints = qv.footprints();
+        let maps = [footprints[0].bound(p), footprints[1].bound(p)];
+        self.map_stamps[v] = self.stamp;
+        self.maps[v] = maps;
+        maps
     }
 
     /// Step 4 for one vertex and one texel: its map box must meet the texel and the
-    /// triangle's half of the quad, and the vertex must lie in the texel volume floored
-    /// at its own depth (in its box, under its upper planes). Marks it and says so.
+    /// triangle's half of the quad (`bits`, bit `k` for triangle `k`, from
+    /// [`texel_bits`] on its map boxes `maps`), and the vertex must lie in the texel
+    /// volume floored at its own depth (in its box, under its upper planes). Marks it
+    /// and says so.
+    #[allow(clippy::too_many_arguments)]
     fn texel_vertex(
         &mut self,
         qv: &QuadTerrainVolumes,
@@ -684,37 +705,86 @@ impl Pass<'_> {
         floor: Real,
         texel: &Texel<'_>,
         v: usize,
+        maps: &VertexMaps,
+        bits: u8,
     ) -> bool {
         let p = part.vertices[v];
         self.out.counters.vertex_tests += 1;
-        if !texel.grown.contains_point(p) {
+        if bits == 0 || !texel.grown.contains_point(p) {
             return false;
         }
-        let quad = qv.quad();
-        let maps = self.map_boxes(qv, v, p);
         let mut h = [Real::INFINITY; 2];
-        let mut bits = 0u8;
         for k in 0..2 {
-            let (hk, map) = maps[k];
-            if texel.in_tri[k]
-                && map.meets_cell(texel.ti, texel.tj)
-                && map.meets_half(quad.s, quad.t, k)
-            {
-                h[k] = hk;
-                bits |= 1 << k;
+            if bits & (1 << k) != 0 {
+                h[k] = maps[k].0;
             }
         }
-        if bits == 0 {
-            return false;
-        }
         let own = qv.floor_from_heights(h).max(floor);
-        let (tight, margin, _) = texel.cell.floored(own);
+        let (tight, margin) = texel.cell.floored_box(own);
         if tight.contains_point(p) && texel.cell.upper.iter().all(|u| u.excess(p) <= margin) {
             self.marks[v] |= bits;
             return true;
         }
         false
     }
+}
+
+/// [`texel_bits`] for the four texels `children` (local `(x, y)` and triangles, in the
+/// order `(0, 0), (1, 0), (0, 1), (1, 1)`) of the map cells `[i0, i0 + 2) × [j0, j0 +
+/// 2)`: the same comparisons, each map box's made once per axis and child column or
+/// row.
+#[inline]
+fn children_bits(
+    maps: &VertexMaps,
+    children: &[(u32, u32, [bool; 2]); 4],
+    i0: u32,
+    j0: u32,
+    quad: crate::terrain::Quad,
+) -> [u8; 4] {
+    let mut bits = [0u8; 4];
+    for (k, (_, map)) in maps.iter().enumerate() {
+        if !map.meets_half(quad.s, quad.t, k) {
+            continue;
+        }
+        // `MapBox::meets_cell`, split by axis: columns i0, i0 + 1 and rows j0, j0 + 1.
+        let column = |i: u32| {
+            let i = i as Real;
+            map.s_lo <= i + 1.0 && map.s_hi >= i
+        };
+        let row = |j: u32| {
+            let j = j as Real;
+            map.t_lo <= j + 1.0 && map.t_hi >= j
+        };
+        let (cols, rows) = ([column(i0), column(i0 + 1)], [row(j0), row(j0 + 1)]);
+        for (c, (dx, dy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+            if children[c].2[k] && cols[dx] && rows[dy] {
+                bits[c] |= 1 << k;
+            }
+        }
+    }
+    bits
+}
+
+/// Which of a quad's triangles (bit `k` for triangle `k`) a vertex with map boxes
+/// `maps` can backward-project onto inside the texel `(ti, tj)` (map cells), which lies
+/// in the triangles `in_tri` of the quad: the box must meet the texel and the
+/// triangle's half of the quad ([`MapBox::meets_cell`], [`MapBox::meets_half`]).
+#[inline]
+fn texel_bits(
+    maps: &VertexMaps,
+    in_tri: [bool; 2],
+    ti: u32,
+    tj: u32,
+    quad: crate::terrain::Quad,
+) -> u8 {
+    let mut bits = 0u8;
+    for k in 0..2 {
+        let map = &maps[k].1;
+        if in_tri[k] && map.meets_cell(ti, tj) && map.meets_half(quad.s, quad.t, k) {
+            bits |= 1 << k;
+        }
+    }
+    bits
 }
 
 /// Whether the part's box lies wholly beyond one of the cell's upper planes by more
@@ -725,4 +795,55 @@ fn above_a_plane(cell: &VolumeCell, part: &PartJob<'_>, margin: Real) -> bool {
     cell.upper
         .iter()
         .any(|u| u.normal.dot(c) - u.normal.abs().dot(h) > u.offset + margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::terrain::Quad;
+
+    /// `children_bits` (the four texels at once) against `texel_bits` (one texel, the
+    /// `MapBox` tests as written) on seeded random map boxes, including boxes whose
+    /// bounds sit exactly on the texels' edges.
+    #[test]
+    fn children_bits_equal_texel_bits() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let quad = Quad {
+            s: 8,
+            t: 16,
+            size: 8,
+        };
+        for _ in 0..200_000 {
+            // Bounds on a quarter-cell lattice around the quad, so that edges are hit.
+            let mut coordinate = |o: u32| (o as Real) - 2.0 + next(48) as Real * 0.25;
+            let mut boxed = || {
+                let (a, b) = (coordinate(quad.s), coordinate(quad.s));
+                let (c, d) = (coordinate(quad.t), coordinate(quad.t));
+                MapBox {
+                    s_lo: a.min(b),
+                    s_hi: a.max(b),
+                    t_lo: c.min(d),
+                    t_hi: c.max(d),
+                }
+            };
+            let maps = [(0.0, boxed()), (0.0, boxed())];
+            let (cx, cy) = (next(4) as u32, next(4) as u32);
+            let live = [next(4) != 0, next(4) != 0];
+            let children = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(dx, dy)| {
+                let (x, y) = (2 * cx + dx, 2 * cy + dy);
+                (x, y, [live[0] && y <= x, live[1] && y >= x])
+            });
+            let all = children_bits(&maps, &children, quad.s + 2 * cx, quad.t + 2 * cy, quad);
+            for (c, &(x, y, in_tri)) in children.iter().enumerate() {
+                let one = texel_bits(&maps, in_tri, quad.s + x, quad.t + y, quad);
+                assert_eq!(all[c], one, "{maps:?} child {c} of ({cx}, {cy})");
+            }
+        }
+    }
 }

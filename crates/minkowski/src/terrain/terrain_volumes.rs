@@ -207,8 +207,22 @@ impl VolumeCell {
     /// The cell's volume floored at length `floor` (module notes, items 2–3): its box
     /// grown by the margin, the margin (the pad plus [`TERRAIN_DETECTION_SLACK`] times
     /// the box's scale, for rounding), and the four floor points `p_c + floor n_c`.
+    #[inline]
     pub fn floored(&self, floor: Real) -> (Aabb, Real, [Point; 4]) {
         let floor_points = QuadTerrainVolumes::floor_points(self, floor);
+        let (grown, margin) = self.grown_box(floor_points);
+        (grown, margin, floor_points)
+    }
+
+    /// [`VolumeCell::floored`]'s box and margin alone (the same values).
+    #[inline]
+    pub fn floored_box(&self, floor: Real) -> (Aabb, Real) {
+        self.grown_box(QuadTerrainVolumes::floor_points(self, floor))
+    }
+
+    /// The box of the top's box and `floor_points`, grown by the margin; the margin.
+    #[inline]
+    fn grown_box(&self, floor_points: [Point; 4]) -> (Aabb, Real) {
         let mut lo = self.aabb.mins;
         let mut hi = self.aabb.maxs;
         for p in floor_points {
@@ -217,7 +231,7 @@ impl VolumeCell {
         }
         let scale = lo.abs().max(hi.abs()).max_element();
         let margin = self.pad + TERRAIN_DETECTION_SLACK * scale;
-        (Aabb::new(lo, hi).loosened(margin), margin, floor_points)
+        (Aabb::new(lo, hi).loosened(margin), margin)
     }
 }
 
@@ -315,6 +329,7 @@ impl QuadTerrainVolumes {
     }
 
     /// The four floor points `p_c + T n_c` of a cell.
+    #[inline]
     pub fn floor_points(cell: &VolumeCell, floor: Real) -> [Point; 4] {
         core::array::from_fn(|c| cell.corners[c] + cell.directions[c] * floor)
     }
