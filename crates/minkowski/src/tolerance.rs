@@ -366,9 +366,10 @@ pub const ACTIVE_EDGE_ANGLE: Real = 0.01;
 #[allow(clippy::excessive_precision)] // the f64 digits, rounded in the f32 build
 pub const ACTIVE_EDGE_COS: Real = 0.999_950_000_416_665_3;
 
-/// How close (relative to a triangle's longest edge, or as the sine of an angle) two of
-/// a triangle's corners must be along a contact normal's tangential part to count as an
-/// edge rather than a vertex, and how far outside an edge's arc of normals a normal may
+/// How close (as the sine of an angle: the edge between them against the square to the
+/// tangent, or relative to the triangle's size) two of a triangle's corners must be
+/// along a contact normal's tangential part to count as an edge rather than a vertex,
+/// or a point as on the triangle, and how far outside an edge's arc of normals a normal may
 /// fall and still be the edge's ([`crate::shape::triangle_set`]): 1e-3, above the
 /// direction noise of EPA's normals at f32's default tolerance (1e-5 relative) by a wide
 /// margin and well below any crease that is active.

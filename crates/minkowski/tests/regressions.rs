@@ -1745,3 +1745,103 @@ fn segments_cast_edgewise_at_a_two_sided_mesh_stop_at_its_rim() {
         );
     }
 }
+
+/// Review of this session's rule 4 (`static_geometry::through_face`): a box leaning on
+/// the rim of a one-sided ledge from below, apart from it or barely touching it, was
+/// "lifted through" the ledge: a contact 0.27 (or 0.40) deep along the ledge's face
+/// normal. Rule 4 now stands only for a triangle B overlaps from its front. Oracle:
+/// each triangle alone (the exact pair contact); no contact of the set may be deeper
+/// than the deepest of those.
+#[test]
+fn boxes_leaning_on_a_ledge_rim_are_not_lifted_through_it() {
+    use minkowski::query::{dispatch, static_geometry as sg, QueryOptions};
+    use minkowski::shape::{TriMesh, TriMeshFlags, TriangleSet};
+    let quad = |v: &mut Vec<Vector>, idx: &mut Vec<[u32; 3]>, y: Real, x: [Real; 2], z: Real| {
+        let b = v.len() as u32;
+        v.extend([
+            Vector::new(x[0], y, -z),
+            Vector::new(x[1], y, -z),
+            Vector::new(x[1], y, z),
+            Vector::new(x[0], y, z),
+        ]);
+        idx.extend([[b, b + 2, b + 1], [b, b + 3, b + 2]]);
+    };
+    // (floor height, box offset along x): apart from the ledge, then barely into it.
+    for (floor, dx) in [(-0.7, 0.0), (-0.45, 0.075)] {
+        let (mut v, mut idx) = (Vec::new(), Vec::new());
+        quad(&mut v, &mut idx, 0.0, [0.0, 2.0], 2.0); // the ledge, its rim at x = 0
+        quad(&mut v, &mut idx, floor, [-3.0, 3.0], 3.0);
+        let mesh = TriMesh::new(v, idx, TriMeshFlags::ONE_SIDED).unwrap();
+        let set: &dyn TriangleSet = &mesh;
+        let b = Shape::from(Cuboid::new(Vector::new(0.2, 0.6, 1.0)).unwrap());
+        let rot = Rotation::from_rotation_z((60.0 as Real).to_radians());
+        let centre = Vector::new(-0.1 + dx, -0.4464, 0.0) + rot * Vector::new(0.2, 0.6, 0.0);
+        let pose = Pose::new(rot, centre).unwrap();
+        let deepest_pair = (0..mesh.triangle_count() as u32)
+            .map(|t| {
+                let [a, p, q] = set.triangle(t).unwrap().vertices;
+                let tri = Shape::from(Triangle::new(a, p, q).unwrap());
+                dispatch::contact(&tri, &Pose::IDENTITY, &b, &pose).distance
+            })
+            .fold(Real::INFINITY, Real::min);
+        let opts = QueryOptions::default();
+        for c in sg::contacts(&[(set, Pose::IDENTITY)], &b, &pose, 0.5, &opts) {
+            assert!(
+                c.contact.distance >= deepest_pair - 1e-3,
+                "floor {floor}: triangle {} {:?} {} deep, no triangle alone deeper than {}",
+                c.triangle,
+                c.feature,
+                -c.contact.distance,
+                -deepest_pair
+            );
+        }
+    }
+}
+
+/// Review of this session's two-sided rim rule: a thin box at the rim of a two-sided
+/// sheet, its centre just behind it, got face contacts on both faces of the sheet in one
+/// query (a rim contact kept from the front took the front as its side, and the voiding
+/// pass snapped it to the front face): a solver would squeeze the box between them. A
+/// rim contact now keeps the side of B's centre.
+#[test]
+fn a_box_at_a_two_sided_rim_gets_one_face_side() {
+    use minkowski::query::{static_geometry as sg, QueryOptions};
+    use minkowski::shape::{TriMesh, TriMeshFlags, TriangleSet};
+    let (n, half) = (4usize, 5.0 as Real);
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let at = |k: usize| -half + 2.0 * half * k as Real / n as Real;
+            vertices.push(Vector::new(at(j), 0.0, at(i)));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+            indices.push([k(i, j), k(i + 1, j), k(i + 1, j + 1)]);
+            indices.push([k(i, j), k(i + 1, j + 1), k(i, j + 1)]);
+        }
+    }
+    let mesh = TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap();
+    let set: &dyn TriangleSet = &mesh;
+    let b = Shape::from(Cuboid::new(Vector::new(0.8857039, 0.033583663, 0.3701439)).unwrap());
+    let rot = Rotation::from_xyzw(8.552658e-5, -0.0065139327, -0.013128382, 0.9998926).normalize();
+    let pose = Pose::new(rot, Vector::new(5.79107, -0.0153498715, -2.867857)).unwrap();
+    let cs = sg::contacts(
+        &[(set, Pose::IDENTITY)],
+        &b,
+        &pose,
+        0.05,
+        &QueryOptions::default(),
+    );
+    let faces: Vec<Real> = cs
+        .iter()
+        .filter(|c| c.feature == sg::TriangleFeature::Face)
+        .map(|c| c.contact.normal.y)
+        .collect();
+    assert!(
+        faces.iter().all(|&y| y < 0.0) || faces.iter().all(|&y| y > 0.0),
+        "face contacts on both sides: {cs:?}"
+    );
+}

@@ -34,10 +34,10 @@
 //!
 //! 1. The triangle's *feature* that the normal `n` belongs to is read off `n` itself: the
 //!    face when `n` is within [`tolerance::ACTIVE_EDGE_ANGLE`] of the face normal, else
-//!    the triangle's support feature along `n`'s tangential part (an edge when two
-//!    corners tie within [`tolerance::FEATURE_TIE`] of the triangle's size, else a
-//!    vertex; on a sliver thinner than that along the tangent, the tie is relative to
-//!    that width instead, since a normal this far from the face's is on the rim).
+//!    the triangle's support feature along `n`'s tangential part (an edge when the
+//!    edge between the highest corner and another lies within
+//!    [`tolerance::FEATURE_TIE`] rad of square to it, else a vertex; on a sliver whose
+//!    long edges both are, the corners within that part of its width along it).
 //! 2. `n` is kept only when that feature may carry it: an *active* edge (a convex crease
 //!    sharper than the angle, or a boundary; see [`crate::shape::triangle_set`]) with
 //!    `n` inside its arc, or an active vertex, seen from the side B's centre is on (on a
@@ -60,8 +60,8 @@
 //!    bump of the surface pokes into B's face beside B's lowest point, and the
 //!    neighbours say too little: the deepest such triangle then stands with its face
 //!    normal and the depth B must move along it to leave the triangle (`through_face`,
-//!    a cast). Never on flat ground, where the face under B's lowest point is the
-//!    deepest.
+//!    a cast), when B overlaps that triangle from its front. Never on flat ground,
+//!    where the face under B's lowest point is the deepest.
 //!
 //! Ruled out by measurement-free reasoning and kept for the note: pseudo-normals alone
 //! (angle-weighted vertex normals) leave the edge of a flat tiling with a normal exactly
@@ -209,27 +209,40 @@ fn classify(t: &MeshTriangle, n: Vector) -> TriangleFeature {
     let d = tangent / len;
     let v = t.vertices;
     let h = [v[0].dot(d), v[1].dot(d), v[2].dot(d)];
-    let top = h[0].max(h[1]).max(h[2]);
-    let size = (v[1] - v[0])
-        .length()
-        .max((v[2] - v[1]).length())
-        .max((v[0] - v[2]).length());
-    // (A tiny triangle's squared edges underflow.)
-    let size = if size < tolerance::RESCALE_BELOW {
-        length_robust(v[1] - v[0])
-            .max(length_robust(v[2] - v[1]))
-            .max(length_robust(v[0] - v[2]))
+    // The corner highest along `d`, and which others tie with it: those whose edge to it
+    // lies within `FEATURE_TIE` rad of square to `d` (its drop along `d` at most that
+    // part of its length). An angle, not a part of the triangle's size: a short edge of a
+    // long sliver is held to the same direction as a long one, and a sliver's normal
+    // across it is its rim's, never its face's.
+    let top = if h[0] >= h[1] && h[0] >= h[2] {
+        0
+    } else if h[1] >= h[2] {
+        1
     } else {
-        size
+        2
     };
-    let tie = tolerance::FEATURE_TIE * size;
-    let near = [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie];
-    // All three within the tie: a sliver thinner along `d` than the tie. `n` is far from
-    // the face normal, so the contact is on the triangle's rim, never its face: the tie
-    // is then taken relative to the triangle's width along `d` instead.
+    let ties = |k: usize| {
+        let e = v[k] - v[top];
+        let l = e.length();
+        // (A tiny triangle's squared edges underflow.)
+        let l = if l < tolerance::RESCALE_BELOW {
+            length_robust(e)
+        } else {
+            l
+        };
+        k == top || h[top] - h[k] <= tolerance::FEATURE_TIE * l
+    };
+    let near = [ties(0), ties(1), ties(2)];
+    // All three tie: a sliver whose long edges are both within the angle of square to
+    // `d`. `n` is far from the face normal, so the contact is on the rim, never the face:
+    // the tie is then a part of the sliver's width along `d`.
     let near = if near == [true, true, true] {
-        let tie = tolerance::FEATURE_TIE * (top - h[0].min(h[1]).min(h[2]));
-        [h[0] >= top - tie, h[1] >= top - tie, h[2] >= top - tie]
+        let tie = tolerance::FEATURE_TIE * (h[top] - h[0].min(h[1]).min(h[2]));
+        [
+            h[0] >= h[top] - tie,
+            h[1] >= h[top] - tie,
+            h[2] >= h[top] - tie,
+        ]
     } else {
         near
     };
@@ -295,28 +308,29 @@ fn allowed(
     }
 }
 
-/// The side (±1) from which `feature` of `t` carries the unit normal `n` (set frame)
-/// under rule 2 of the module notes, or `None` when the normal goes to the face (always
-/// for the face itself): the side B's centre is on (`side`), or, on a two-sided set, the
-/// other side when `n` points there. A shape whose centre lies a little behind the plane
-/// may still touch the rim from the front — a segment lying nearly in the plane of an
-/// open mesh, against its boundary edge — and that normal is on the rim's arc from the
-/// front, not from behind.
-fn carrying_side(
+/// Whether `feature` of `t` carries the unit normal `n` (set frame) under rule 2 of the
+/// module notes (never for the face itself, whose contacts are snapped): seen from the
+/// side B's centre is on (`side`, ±1), or, on a two-sided set, from the other side when
+/// `n` points there. A shape whose centre lies a little behind the plane may still touch
+/// the rim from the front — a segment lying nearly in the plane of an open mesh,
+/// against its boundary edge — and that normal is on the rim's arc from the front, not
+/// from behind. (The contact keeps the centre's side, which the voiding pass reads: one
+/// query never snaps a sheet's contacts to both of its faces.)
+fn carries(
     set: &dyn TriangleSet,
     t: &MeshTriangle,
     feature: TriangleFeature,
     n: Vector,
     side: Real,
-) -> Option<Real> {
+) -> bool {
     if feature == TriangleFeature::Face {
-        return None;
+        return false;
     }
     if allowed(set, t, feature, n, side > 0.0) {
-        return Some(side);
+        return true;
     }
     let other_side = n.dot(t.normal) * side < 0.0;
-    (!set.one_sided() && other_side && allowed(set, t, feature, n, side < 0.0)).then_some(-side)
+    !set.one_sided() && other_side && allowed(set, t, feature, n, side < 0.0)
 }
 
 /// The normal across edge `k` of `t` on side `s` (±1): the neighbour's, or on the
@@ -484,8 +498,11 @@ fn on_plane(
 /// that depth along `n` (B's point that leaves the triangle last, and its foot on the
 /// triangle); status and method from `c`. Worked out as a cast: B set back along `n`
 /// past the triangle's plane by its own extent, where they are apart, and cast along
-/// `−n` into contact. `None` when B is not below the face's plane, the cast misses (B
-/// does not overlap the triangle) or its distance is above `margin`.
+/// `−n` into contact: when B overlaps the triangle, that first touch is the top of the
+/// one interval of heights along `n` at which they overlap. (When B does not overlap the
+/// triangle, the cast may still touch it on the way down: the caller asks only for a
+/// contact that overlaps.) `None` when B is not below the face's plane, the cast misses
+/// or its distance is above `margin`.
 fn through_face(
     t: &MeshTriangle,
     pose_t: &Pose,
@@ -967,7 +984,7 @@ fn triangle_contact(
     } else {
         classify(t, n)
     };
-    if let Some(side) = carrying_side(set, t, feature, n, side) {
+    if carries(set, t, feature, n, side) {
         return Outcome::Kept(c, feature, side);
     }
     let face = match ball {
@@ -1188,7 +1205,23 @@ fn items(
         .map(|i| i.out.contact.distance)
         .fold(Real::INFINITY, Real::min);
     if let Some(item) = rejected.as_ref().filter(|i| {
-        !out.is_empty() && !i.into_solid && i.side > 0.0 && i.out.contact.distance < deepest_kept
+        // B overlaps the triangle (so the cast's first touch from above is where B,
+        // moved along the face normal, leaves it: the translations along a line at
+        // which two convex shapes overlap are one interval), and from the face's front
+        // (a box leaning on a ledge's rim from below overlaps it too, and would be
+        // lifted through it).
+        let front = i
+            .out
+            .contact
+            .normal
+            .dot(i.pose.transform_vector(i.tri.normal))
+            > 0.0;
+        !out.is_empty()
+            && !i.into_solid
+            && i.side > 0.0
+            && front
+            && i.out.contact.distance < 0.0
+            && i.out.contact.distance < deepest_kept
     }) {
         if let Some(c) = through_face(
             &item.tri,
@@ -1535,7 +1568,7 @@ fn ball_edge(
             }
             None => return (Outcome::Apart, t),
         }
-        if let Some(side) = carrying_side(set, &t, feature, n, side) {
+        if carries(set, &t, feature, n, side) {
             return (Outcome::Kept(c, feature, side), t);
         }
     }
@@ -2112,7 +2145,7 @@ fn ghost_free(
     } else {
         classify(t, n)
     };
-    if carrying_side(set, t, feature, n, side).is_some() {
+    if carries(set, t, feature, n, side) {
         return Some(hit);
     }
     let face = pose_t.transform_vector(t.normal * side);
