@@ -1687,25 +1687,8 @@ fn points_cast_edgewise_at_a_strip_of_slivers_stop_at_its_edge() {
 fn segments_cast_edgewise_at_a_two_sided_mesh_stop_at_its_rim() {
     use minkowski::query::compound::Collider;
     use minkowski::query::{static_dispatch, Motion, QueryOptions};
-    use minkowski::shape::{Segment, StaticShape, TriMesh, TriMeshFlags};
-    // A flat 4 × 4 grid of cells over [−5, 5]², in the plane y = 0, two-sided.
-    let (n, half) = (4usize, 5.0 as Real);
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            let at = |k: usize| -half + 2.0 * half * k as Real / n as Real;
-            vertices.push(Vector::new(at(j), 0.0, at(i)));
-        }
-    }
-    let mut indices = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let k = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-            indices.push([k(i, j), k(i + 1, j), k(i + 1, j + 1)]);
-            indices.push([k(i, j), k(i + 1, j + 1), k(i, j + 1)]);
-        }
-    }
-    let s = StaticShape::from(TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap());
+    use minkowski::shape::{Segment, StaticShape};
+    let s = StaticShape::from(two_sided_sheet());
     let mut rng = Rng::new(47);
     for k in 0..300 {
         let (h, beta) = (2.0 as Real, rng.range(0.01, 0.05) as Real);
@@ -1721,7 +1704,7 @@ fn segments_cast_edgewise_at_a_two_sided_mesh_stop_at_its_rim() {
         let centre = Vector::new(
             rng.range(-3.0, 3.0) as Real,
             -sign * delta,
-            -half - g0 - axis.z,
+            -5.0 - g0 - axis.z, // the sheet's rim is at z = −5
         );
         let target = y_end + rng.range(0.01, 0.2) as Real;
         let speed = rng.range(0.5, 2.0) as Real;
@@ -1806,24 +1789,8 @@ fn boxes_leaning_on_a_ledge_rim_are_not_lifted_through_it() {
 #[test]
 fn a_box_at_a_two_sided_rim_gets_one_face_side() {
     use minkowski::query::{static_geometry as sg, QueryOptions};
-    use minkowski::shape::{TriMesh, TriMeshFlags, TriangleSet};
-    let (n, half) = (4usize, 5.0 as Real);
-    let mut vertices = Vec::new();
-    for i in 0..=n {
-        for j in 0..=n {
-            let at = |k: usize| -half + 2.0 * half * k as Real / n as Real;
-            vertices.push(Vector::new(at(j), 0.0, at(i)));
-        }
-    }
-    let mut indices = Vec::new();
-    for i in 0..n {
-        for j in 0..n {
-            let k = |i: usize, j: usize| (i * (n + 1) + j) as u32;
-            indices.push([k(i, j), k(i + 1, j), k(i + 1, j + 1)]);
-            indices.push([k(i, j), k(i + 1, j + 1), k(i, j + 1)]);
-        }
-    }
-    let mesh = TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap();
+    use minkowski::shape::TriangleSet;
+    let mesh = two_sided_sheet();
     let set: &dyn TriangleSet = &mesh;
     let b = Shape::from(Cuboid::new(Vector::new(0.8857039, 0.033583663, 0.3701439)).unwrap());
     let rot = Rotation::from_xyzw(8.552658e-5, -0.0065139327, -0.013128382, 0.9998926).normalize();
@@ -1844,4 +1811,26 @@ fn a_box_at_a_two_sided_rim_gets_one_face_side() {
         faces.iter().all(|&y| y < 0.0) || faces.iter().all(|&y| y > 0.0),
         "face contacts on both sides: {cs:?}"
     );
+}
+
+/// A flat two-sided open mesh: a 4 × 4 grid of cells over [−5, 5]² in the plane y = 0.
+fn two_sided_sheet() -> minkowski::shape::TriMesh {
+    use minkowski::shape::{TriMesh, TriMeshFlags};
+    let (n, half) = (4usize, 5.0 as Real);
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let at = |k: usize| -half + 2.0 * half * k as Real / n as Real;
+            vertices.push(Vector::new(at(j), 0.0, at(i)));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+            indices.push([k(i, j), k(i + 1, j), k(i + 1, j + 1)]);
+            indices.push([k(i, j), k(i + 1, j + 1), k(i, j + 1)]);
+        }
+    }
+    TriMesh::new(vertices, indices, TriMeshFlags::NONE).unwrap()
 }
