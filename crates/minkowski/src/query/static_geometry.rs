@@ -1200,39 +1200,41 @@ fn items(
     // clips along the face normal are empty; the kept contacts are shallower ones
     // around it, and B would sink by the difference. The deepest such triangle
     // stands with the depth B must move along its face normal to leave it.
-    let deepest_kept = out
-        .iter()
-        .map(|i| i.out.contact.distance)
-        .fold(Real::INFINITY, Real::min);
-    if let Some(item) = rejected.as_ref().filter(|i| {
-        // B overlaps the triangle (so the cast's first touch from above is where B,
-        // moved along the face normal, leaves it: the translations along a line at
-        // which two convex shapes overlap are one interval), and from the face's front
-        // (a box leaning on a ledge's rim from below overlaps it too, and would be
-        // lifted through it).
-        let front = i
-            .out
-            .contact
-            .normal
-            .dot(i.pose.transform_vector(i.tri.normal))
-            > 0.0;
+    // B overlaps the triangle (so the cast's first touch from above is where B, moved
+    // along the face normal, leaves it: the translations along a line at which two
+    // convex shapes overlap are one interval), and from the face's front (a box leaning
+    // on a ledge's rim from below overlaps it too, and would be lifted through it). The
+    // cheap tests first: this runs on every query with a rejected contact.
+    let candidate = rejected.as_ref().filter(|i| {
         !out.is_empty()
             && !i.into_solid
             && i.side > 0.0
-            && front
             && i.out.contact.distance < 0.0
-            && i.out.contact.distance < deepest_kept
-    }) {
-        if let Some(c) = through_face(
-            &item.tri,
-            &item.pose,
-            (b, pose_b),
-            &item.out.contact,
-            margin,
-            options,
-        )
-        .filter(|c| c.distance < deepest_kept)
-        {
+            && i.out
+                .contact
+                .normal
+                .dot(i.pose.transform_vector(i.tri.normal))
+                > 0.0
+    });
+    if let Some(item) = candidate {
+        let deepest_kept = out
+            .iter()
+            .map(|i| i.out.contact.distance)
+            .fold(Real::INFINITY, Real::min);
+        let stands = (item.out.contact.distance < deepest_kept)
+            .then(|| {
+                through_face(
+                    &item.tri,
+                    &item.pose,
+                    (b, pose_b),
+                    &item.out.contact,
+                    margin,
+                    options,
+                )
+            })
+            .flatten()
+            .filter(|c| c.distance < deepest_kept);
+        if let Some(c) = stands {
             out.push(Item {
                 out: TriangleContact {
                     feature: TriangleFeature::Face,

@@ -276,6 +276,7 @@ pub fn detect_multires_staged(
             }
         }
     }
+    let most_vertices = parts.iter().map(|p| p.len()).max().unwrap_or(0);
     let mut pass = Pass {
         terrain,
         gjk: &options.gjk,
@@ -284,9 +285,9 @@ pub fn detect_multires_staged(
         stages: MultiresStages::default(),
         stack: Vec::new(),
         reached: Vec::new(),
-        marks: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
-        maps: vec![[(0.0, NO_MAP); 2]; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
-        map_stamps: vec![0; parts.iter().map(|p| p.len()).max().unwrap_or(0)],
+        marks: vec![0; most_vertices],
+        maps: vec![[(0.0, NO_MAP); 2]; most_vertices],
+        map_stamps: vec![0; most_vertices],
         stamp: 0,
     };
     let boxes: Vec<Option<Aabb>> = parts
